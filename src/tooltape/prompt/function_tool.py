@@ -1,0 +1,98 @@
+"""``Tool.from_function``: plain typed functions as tools."""
+
+from __future__ import annotations
+
+import dataclasses
+import inspect
+import typing
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from tooltape.prompt.errors import PromptValidationError
+from tooltape.prompt.result import ToolResult
+from tooltape.prompt.signature import describe, signature_of
+
+if TYPE_CHECKING:
+    from tooltape.prompt.context import ToolContext
+    from tooltape.prompt.tool import Tool
+
+
+def _docstring_summary(fn: Callable[..., Any]) -> str | None:
+    doc = inspect.getdoc(fn)
+    if not doc:
+        return None
+    first_paragraph = doc.strip().split("\n\n", 1)[0]
+    return " ".join(first_paragraph.split())
+
+
+def _camel(name: str) -> str:
+    return "".join(part.capitalize() for part in name.replace("-", "_").split("_")) or "Tool"
+
+
+def function_tool(
+    fn: Callable[..., Any], *, name: str | None = None, description: str | None = None
+) -> Tool[Any, Any]:
+    """Build a ``Tool`` whose params dataclass mirrors ``fn``'s signature."""
+    from tooltape.prompt.tool import Tool
+
+    owner = f"Tool.from_function({describe(fn)})"
+    sig = signature_of(fn, owner=owner)
+    try:
+        hints = typing.get_type_hints(fn)
+    except Exception as exc:
+        raise PromptValidationError(f"{owner}: cannot resolve annotations ({exc}).") from exc
+
+    fields: list[tuple[str, Any, Any]] = []
+    takes_context = False
+    for param in sig.parameters.values():
+        if param.name == "context" and param.kind == param.KEYWORD_ONLY:
+            takes_context = True
+            continue
+        if param.kind in (param.VAR_POSITIONAL, param.VAR_KEYWORD):
+            raise PromptValidationError(
+                f"{owner}: *{param.name} parameters cannot be described to a model; "
+                "list each parameter explicitly."
+            )
+        if param.name not in hints:
+            raise PromptValidationError(
+                f"{owner}: parameter {param.name!r} has no type annotation; annotate it "
+                "(for example `x: int`)."
+            )
+        default = (
+            dataclasses.field()
+            if param.default is param.empty
+            else dataclasses.field(default=param.default)
+        )
+        fields.append((param.name, hints[param.name], default))
+
+    tool_name = name if name is not None else getattr(fn, "__name__", "")
+    summary = description if description is not None else _docstring_summary(fn)
+    if summary is None:
+        raise PromptValidationError(
+            f"{owner}: no description; add a docstring or pass description=."
+        )
+    params_type = dataclasses.make_dataclass(
+        f"{_camel(tool_name)}Params", fields, frozen=True, slots=True
+    )
+    params_type.__module__ = getattr(fn, "__module__", __name__)
+    result_type = hints.get("return")
+    positional = [p.name for p in sig.parameters.values() if p.kind == p.POSITIONAL_ONLY]
+
+    def handler(params: Any, *, context: ToolContext) -> ToolResult[Any]:
+        values = {f.name: getattr(params, f.name) for f in dataclasses.fields(params)}
+        args = [values.pop(n) for n in positional]
+        if takes_context:
+            values["context"] = context
+        outcome = fn(*args, **values)
+        if isinstance(outcome, ToolResult):
+            return typing.cast("ToolResult[Any]", outcome)
+        return ToolResult.ok(outcome)
+
+    handler.__qualname__ = getattr(fn, "__qualname__", tool_name)
+    return Tool(
+        name=tool_name,
+        description=summary,
+        handler=handler,
+        params_type=params_type,
+        result_type=result_type if isinstance(result_type, type) else None,
+    )

@@ -1,0 +1,102 @@
+"""JSON Schema and argument validation for params dataclasses, via pydantic.
+
+Tool arguments come from a model, so unknown keys are refused
+(``additionalProperties: false``) at every level, while defaults stay what
+the dataclass says.
+"""
+
+from __future__ import annotations
+
+import copy
+import dataclasses
+import functools
+from collections.abc import Mapping
+from typing import Any, Generic, TypeVar, cast
+
+from pydantic import TypeAdapter
+from pydantic.errors import PydanticSchemaGenerationError, PydanticUserError
+from pydantic.json_schema import GenerateJsonSchema
+from pydantic_core import SchemaValidator, ValidationError, to_jsonable_python
+
+from tooltape.prompt.errors import PromptValidationError
+
+T = TypeVar("T")
+
+
+class ArgumentsError(ValueError):
+    """Arguments did not match a params type; the message is written for a model to act on."""
+
+
+def _forbid_extra_keys(node: object) -> None:
+    if isinstance(node, dict):
+        mapping = cast("dict[str, Any]", node)
+        if mapping.get("type") == "dataclass-args":
+            mapping["extra_behavior"] = "forbid"
+        for child in mapping.values():
+            _forbid_extra_keys(child)
+    elif isinstance(node, list):
+        for child in cast("list[Any]", node):
+            _forbid_extra_keys(child)
+
+
+def _close_objects(node: object) -> None:
+    if isinstance(node, dict):
+        mapping = cast("dict[str, Any]", node)
+        if mapping.get("type") == "object" and "properties" in mapping:
+            mapping["additionalProperties"] = False
+        for child in mapping.values():
+            _close_objects(child)
+    elif isinstance(node, list):
+        for child in cast("list[Any]", node):
+            _close_objects(child)
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class ParamsSchema(Generic[T]):
+    """Validation and JSON Schema for one params dataclass."""
+
+    params_type: type[T]
+    validator: SchemaValidator
+    schema: Mapping[str, Any]
+
+    def json_schema(self) -> dict[str, Any]:
+        """A fresh copy of the JSON Schema (safe to mutate)."""
+        return copy.deepcopy(dict(self.schema))
+
+    def validate(self, arguments: Mapping[str, Any]) -> T:
+        """Build the params instance, or raise ``ArgumentsError`` naming each bad field."""
+        try:
+            return cast("T", self.validator.validate_python(dict(arguments)))
+        except ValidationError as exc:
+            problems = "; ".join(
+                f"{'.'.join(str(p) for p in err['loc']) or '<root>'}: {err['msg']}"
+                for err in exc.errors(include_url=False)
+            )
+            raise ArgumentsError(
+                f"Arguments do not match {self.params_type.__name__}: {problems}."
+            ) from None
+
+
+@functools.lru_cache(maxsize=512)
+def params_schema(params_type: type[Any]) -> ParamsSchema[Any]:
+    """The (cached) schema for ``params_type``; raises ``PromptValidationError`` if unusable."""
+    if not (isinstance(params_type, type) and dataclasses.is_dataclass(params_type)):
+        raise PromptValidationError(
+            f"Params type {params_type!r} must be a dataclass; declare it with @dataclass."
+        )
+    try:
+        adapter: TypeAdapter[Any] = TypeAdapter(params_type)
+    except (PydanticSchemaGenerationError, PydanticUserError, NameError) as exc:
+        raise PromptValidationError(
+            f"Cannot build a schema for {params_type.__name__}: {exc}"
+        ) from exc
+    core = copy.deepcopy(adapter.core_schema)
+    _forbid_extra_keys(core)
+    schema = GenerateJsonSchema().generate(core)
+    _close_objects(schema)
+    return ParamsSchema(params_type, SchemaValidator(core), schema)
+
+
+def to_jsonable(value: object) -> Any:
+    """``value`` as plain JSON data (dataclasses, tuples, enums...) without a hand-written serde."""
+    return to_jsonable_python(value, fallback=repr)

@@ -1,0 +1,47 @@
+"""Call-shape checks done when something is declared, not when it first runs."""
+
+from __future__ import annotations
+
+import inspect
+from collections.abc import Callable
+from typing import Any
+
+from tooltape.prompt.errors import PromptValidationError
+
+
+def describe(fn: object) -> str:
+    """A readable name for a callable in error messages."""
+    module = getattr(fn, "__module__", None)
+    name = getattr(fn, "__qualname__", None) or repr(fn)
+    return f"{module}.{name}" if module else str(name)
+
+
+def signature_of(fn: Callable[..., Any], *, owner: str) -> inspect.Signature:
+    """``inspect.signature(fn)`` or a ``PromptValidationError`` naming ``owner``."""
+    if not callable(fn):
+        raise PromptValidationError(f"{owner}: {fn!r} is not callable.")
+    try:
+        return inspect.signature(fn)
+    except (TypeError, ValueError) as exc:
+        raise PromptValidationError(
+            f"{owner}: cannot read the signature of {describe(fn)} ({exc})."
+        ) from exc
+
+
+def check_positional_call(fn: Callable[..., Any], count: int, *, owner: str, shape: str) -> None:
+    """Raise unless ``fn`` can be called with ``count`` positional arguments.
+
+    ``shape`` is how the call looks (for example ``"hook(ctx, args, call_next)"``)
+    so the error can say what is expected.
+    """
+    sig = signature_of(fn, owner=owner)
+    if inspect.iscoroutinefunction(fn):
+        raise PromptValidationError(
+            f"{owner}: {describe(fn)} is async; tooltape calls it synchronously as {shape}."
+        )
+    try:
+        sig.bind(*([None] * count))
+    except TypeError as exc:
+        raise PromptValidationError(
+            f"{owner}: {describe(fn)}{sig} cannot be called as {shape} ({exc})."
+        ) from exc

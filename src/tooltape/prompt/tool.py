@@ -1,0 +1,193 @@
+"""Function tools (``Tool``) and provider-executed tool markers (``NativeTool``)."""
+
+from __future__ import annotations
+
+import dataclasses
+import inspect
+import typing
+from collections.abc import Callable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Generic, Literal, Protocol, TypeVar, cast
+
+from tooltape.prompt.errors import PromptValidationError
+from tooltape.prompt.generic import Specializable
+from tooltape.prompt.naming import check_description, check_tool_name
+from tooltape.prompt.result import ToolResult
+from tooltape.prompt.schema import ParamsSchema, params_schema
+from tooltape.prompt.signature import describe, signature_of
+
+if TYPE_CHECKING:
+    from tooltape.prompt.context import ToolContext
+
+ToolSource = Literal["function", "native", "hosted", "agent", "mcp"]
+"""Where a tool lives: hooks and ``ToolInvoked`` events carry it."""
+
+ParamsT = TypeVar("ParamsT")
+ResultT = TypeVar("ResultT")
+ParamsT_contra = TypeVar("ParamsT_contra", contravariant=True)
+ResultT_co = TypeVar("ResultT_co")
+
+
+class ToolHandler(Protocol[ParamsT_contra, ResultT_co]):
+    """``handler(params, *, context) -> ToolResult``: the one shape a tool handler has."""
+
+    def __call__(
+        self, params: ParamsT_contra, /, *, context: ToolContext
+    ) -> ToolResult[ResultT_co]: ...
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class ToolExample(Specializable, Generic[ParamsT, ResultT]):
+    """A documented invocation: what a call looks like and what it returns."""
+
+    description: str
+    input: ParamsT
+    output: ResultT
+
+
+def _check_handler(handler: Callable[..., Any], *, owner: str) -> None:
+    sig = signature_of(handler, owner=owner)
+    positional = [
+        p for p in sig.parameters.values() if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)
+    ]
+    context = sig.parameters.get("context")
+    extra_required = [
+        p.name
+        for p in sig.parameters.values()
+        if p.kind == p.KEYWORD_ONLY and p.name != "context" and p.default is p.empty
+    ]
+    problems: list[str] = []
+    if len(positional) != 1 or any(p.kind == p.VAR_POSITIONAL for p in sig.parameters.values()):
+        problems.append("exactly one positional parameter (params)")
+    if context is None or context.kind != context.KEYWORD_ONLY:
+        problems.append("a keyword-only parameter named 'context'")
+    if extra_required:
+        problems.append(f"no other required parameters (found {', '.join(extra_required)})")
+    if problems:
+        raise PromptValidationError(
+            f"{owner}: handler {describe(handler)}{sig} must take "
+            + " and ".join(problems)
+            + "; write it as `def handler(params: Params, *, context: ToolContext) -> ToolResult`."
+        )
+
+
+def _first_param_type(handler: Callable[..., Any]) -> type[Any] | None:
+    try:
+        hints = typing.get_type_hints(handler)
+    except Exception:
+        return None
+    sig = inspect.signature(handler)
+    first = next(iter(sig.parameters.values()), None)
+    hint = hints.get(first.name) if first is not None else None
+    return hint if isinstance(hint, type) else None
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Tool(Specializable, Generic[ParamsT, ResultT]):
+    """A typed function tool a model can call.
+
+    ``Tool[Params, Result](name=..., description=..., handler=...)``; the
+    params type comes from the subscript, from ``params_type=``, or from the
+    handler's first annotation. Every rule is checked here, when the tool is
+    built, and a violation raises ``PromptValidationError``.
+    """
+
+    __type_arg_names__: typing.ClassVar[tuple[str, ...]] = ("params_type", "result_type")
+
+    name: str
+    description: str
+    handler: ToolHandler[ParamsT, ResultT] | None = None
+    examples: Sequence[ToolExample[ParamsT, ResultT]] = ()
+    accepts_overrides: bool = True
+    params_type: type[ParamsT] | None = None
+    result_type: type[ResultT] | None = None
+
+    def __post_init__(self) -> None:
+        check_tool_name(self.name)
+        owner = f"Tool {self.name!r}"
+        check_description(self.description, owner=owner)
+        if self.handler is not None:
+            _check_handler(self.handler, owner=owner)
+        params_type = self.params_type
+        if params_type is None and self.handler is not None:
+            params_type = cast("type[ParamsT] | None", _first_param_type(self.handler))
+            object.__setattr__(self, "params_type", params_type)
+        if params_type is None:
+            raise PromptValidationError(
+                f"{owner}: cannot tell its params type; write "
+                f"Tool[Params, Result](...), pass params_type=, or annotate the handler's "
+                "first parameter."
+            )
+        params_schema(params_type)
+        object.__setattr__(self, "examples", tuple(self.examples))
+        for index, example in enumerate(self.examples):
+            if not isinstance(example.input, params_type):
+                raise PromptValidationError(
+                    f"{owner}: example {index} input is {type(example.input).__name__}, "
+                    f"expected {params_type.__name__}."
+                )
+
+    @property
+    def source(self) -> ToolSource:
+        """Where this tool runs; subclasses for MCP, agents and provider tools override it."""
+        return "function"
+
+    @property
+    def server_name(self) -> str | None:
+        """The server that provides this tool (MCP tools), if any."""
+        return None
+
+    @property
+    def schema(self) -> ParamsSchema[ParamsT]:
+        """Validation and JSON Schema for this tool's params."""
+        assert self.params_type is not None
+        return params_schema(self.params_type)
+
+    def parameters_schema(self) -> dict[str, Any]:
+        """The JSON Schema of the params (``additionalProperties: false``)."""
+        return self.schema.json_schema()
+
+    def param_descriptions(self) -> Mapping[str, str]:
+        """Per-field descriptions taken from ``field(metadata={"description": ...})``."""
+        assert self.params_type is not None
+        return {
+            f.name: str(f.metadata["description"])
+            for f in dataclasses.fields(cast("Any", self.params_type))
+            if "description" in f.metadata
+        }
+
+    @staticmethod
+    def from_function(
+        fn: Callable[..., Any],
+        *,
+        name: str | None = None,
+        description: str | None = None,
+    ) -> Tool[Any, Any]:
+        """Wrap a plain typed function (``def add_one(x: int) -> int``) into a tool.
+
+        Params come from the signature, the description from the docstring's
+        first paragraph. A keyword-only ``context`` parameter, if present,
+        receives the ``ToolContext``. A plain return value becomes
+        ``ToolResult.ok(value)``; a returned ``ToolResult`` is kept as is.
+        """
+        from tooltape.prompt.function_tool import function_tool
+
+        return function_tool(fn, name=name, description=description)
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class NativeTool(Tool[ParamsT, ResultT]):
+    """A tool the provider executes: no local handler, overrides off by default."""
+
+    accepts_overrides: bool = False
+
+    @property
+    def source(self) -> ToolSource:
+        return "native"
+
+    def __post_init__(self) -> None:
+        if self.handler is not None:
+            raise PromptValidationError(
+                f"NativeTool {self.name!r}: a native tool is executed by the provider and "
+                "must not have a handler; use Tool for client-executed tools."
+            )
+        Tool.__post_init__(self)  # pyright: ignore[reportUnknownMemberType]

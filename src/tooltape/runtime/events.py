@@ -1,0 +1,128 @@
+"""Runtime events and the in-process bus that delivers them."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import Any, TypeVar
+
+from tooltape.prompt import RenderedPrompt, ToolResult
+from tooltape.prompt.tool import ToolSource
+
+EventT = TypeVar("EventT")
+
+logger = logging.getLogger("tooltape.events")
+
+
+def _now() -> datetime:
+    return datetime.now(UTC)
+
+
+@dataclass(frozen=True, slots=True)
+class ToolInvoked:
+    """One tool call, local or provider-executed, successful or not.
+
+    ``rendered_output`` is ``result.render()`` (``""`` when the value is
+    ``None``), exactly the text observers need to reconcile with what the
+    provider saw. ``source`` says where the tool lives; ``provider`` and
+    ``kind`` say which provider capability ran it, when one did.
+    """
+
+    prompt_name: str
+    adapter: str
+    name: str
+    params: object
+    result: ToolResult[Any]
+    rendered_output: str
+    call_id: str | None = None
+    source: ToolSource = "function"
+    provider: str | None = None
+    kind: str | None = None
+    created_at: datetime = field(default_factory=_now)
+
+
+@dataclass(frozen=True, slots=True)
+class PromptRendered:
+    """A prompt was rendered and is about to be sent."""
+
+    prompt_name: str
+    adapter: str
+    rendered_prompt: RenderedPrompt[Any]
+    created_at: datetime = field(default_factory=_now)
+
+
+@dataclass(frozen=True, slots=True)
+class PromptExecuted:
+    """A prompt evaluation finished; ``response`` is its ``PromptResponse``."""
+
+    prompt_name: str
+    adapter: str
+    response: Any
+    created_at: datetime = field(default_factory=_now)
+
+
+@dataclass(frozen=True, slots=True)
+class SubscriberFailure:
+    """A subscriber raised while handling an event."""
+
+    event: object
+    handler: Callable[[Any], None]
+    error: BaseException
+
+
+@dataclass(frozen=True, slots=True)
+class PublishResult:
+    """What a publish did: how many handlers ran and which of them failed."""
+
+    event: object
+    handled: int
+    failures: tuple[SubscriberFailure, ...] = ()
+
+    @property
+    def ok(self) -> bool:
+        return not self.failures
+
+
+class InProcessEventBus:
+    """Synchronous publish/subscribe within one process.
+
+    A handler that raises never stops the others: its failure is logged (with
+    traceback) on the ``tooltape.events`` logger, returned in the
+    ``PublishResult`` and kept in ``failures`` for later inspection.
+    """
+
+    def __init__(self) -> None:
+        self._handlers: list[tuple[type[Any], Callable[[Any], None]]] = []
+        self.failures: list[SubscriberFailure] = []
+
+    def subscribe(self, event_type: type[EventT], handler: Callable[[EventT], None]) -> None:
+        """Call ``handler`` for every published instance of ``event_type``."""
+        self._handlers.append((event_type, handler))
+
+    def unsubscribe(self, event_type: type[EventT], handler: Callable[[EventT], None]) -> None:
+        """Stop calling ``handler`` for ``event_type`` (no error if it was not subscribed)."""
+        self._handlers = [
+            (t, h) for t, h in self._handlers if not (t is event_type and h == handler)
+        ]
+
+    def is_subscribed(self, event_type: type[Any], handler: Callable[[Any], None]) -> bool:
+        return any(t is event_type and h == handler for t, h in self._handlers)
+
+    def publish(self, event: object) -> PublishResult:
+        """Deliver ``event`` to every matching handler, in subscription order."""
+        handled = 0
+        failures: list[SubscriberFailure] = []
+        for event_type, handler in list(self._handlers):
+            if not isinstance(event, event_type):
+                continue
+            handled += 1
+            try:
+                handler(event)
+            except Exception as exc:
+                failure = SubscriberFailure(event, handler, exc)
+                failures.append(failure)
+                logger.exception("Subscriber %r failed on %s", handler, type(event).__name__)
+        self.failures.extend(failures)
+        return PublishResult(event, handled, tuple(failures))

@@ -1,0 +1,225 @@
+"""The tool executor: every call, local or provider-executed, ends as a ``ToolResult``."""
+
+from __future__ import annotations
+
+import json
+import logging
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any, cast
+
+from tooltape.prompt import (
+    EventBus,
+    Prompt,
+    ProviderAdapter,
+    RenderedPrompt,
+    SessionProtocol,
+    Tool,
+    ToolContext,
+    ToolResult,
+)
+from tooltape.prompt.schema import ArgumentsError, to_jsonable
+from tooltape.prompt.tool import ToolSource
+from tooltape.runtime.events import ToolInvoked
+from tooltape.runtime.hooks import ToolArgs, ToolHook, ToolHookContext, run_tool_with_hooks
+
+logger = logging.getLogger("tooltape.executor")
+
+
+@dataclass(frozen=True, slots=True)
+class ToolCall:
+    """A call a model asked for: tool name, JSON arguments (text or parsed), call id."""
+
+    name: str
+    arguments: str | Mapping[str, Any]
+    call_id: str | None = None
+
+
+def parse_arguments(arguments: str | Mapping[str, Any]) -> ToolArgs:
+    """The call's arguments as a dict, or ``ArgumentsError`` saying what to send instead."""
+    if isinstance(arguments, Mapping):
+        return dict(arguments)
+    try:
+        parsed: object = json.loads(arguments) if arguments.strip() else {}
+    except json.JSONDecodeError as exc:
+        raise ArgumentsError(
+            f"Arguments are not valid JSON ({exc.msg} at position {exc.pos}); "
+            "send a JSON object matching the tool's parameters schema."
+        ) from None
+    if not isinstance(parsed, dict):
+        raise ArgumentsError(
+            f"Arguments must be a JSON object, got {type(parsed).__name__}; "
+            "send an object matching the tool's parameters schema."
+        )
+    return cast("ToolArgs", parsed)
+
+
+class ToolExecutor:
+    """Runs tool calls for one evaluation, under its hooks, and publishes ``ToolInvoked``.
+
+    Whatever goes wrong (unknown tool, bad JSON, invalid arguments, a raising
+    handler or hook, a passed deadline) the caller gets a failed
+    ``ToolResult`` whose message a model can act on, never an exception.
+    """
+
+    def __init__(
+        self,
+        *,
+        prompt: Prompt[Any],
+        rendered: RenderedPrompt[Any],
+        adapter: ProviderAdapter,
+        session: SessionProtocol,
+        bus: EventBus,
+        hooks: Sequence[ToolHook] = (),
+        provider: str | None = None,
+        deadline: datetime | None = None,
+    ) -> None:
+        self.prompt = prompt
+        self.rendered = rendered
+        self.adapter = adapter
+        self.session = session
+        self.bus = bus
+        self.hooks = tuple(hooks)
+        self.provider = provider
+        self.deadline = deadline
+        self._tools = {tool.name: tool for tool in rendered.tools}
+
+    def execute(
+        self,
+        call: ToolCall,
+        *,
+        source: ToolSource | None = None,
+        kind: str | None = None,
+    ) -> ToolResult[Any]:
+        """Run one call through the hooks and the handler; always returns a result."""
+        tool = self._tools.get(call.name)
+        captured: dict[str, object] = {}
+        params: object = call.arguments
+        if tool is None:
+            available = ", ".join(sorted(self._tools)) or "none"
+            result: ToolResult[Any] = ToolResult.error(
+                f"Unknown tool {call.name!r}; available tools: {available}."
+            )
+        else:
+            source = source or tool.source
+            try:
+                args = parse_arguments(call.arguments)
+            except ArgumentsError as exc:
+                result = ToolResult.error(f"Tool {call.name!r}: {exc}")
+            else:
+                params = args
+                ctx = ToolHookContext(
+                    tool_name=tool.name,
+                    tool_source=source,
+                    original_tool_func=lambda a: self._run_handler(tool, a, captured),
+                    prompt_name=self.prompt.name,
+                    server_name=tool.server_name,
+                    call_id=call.call_id,
+                    provider=self.provider,
+                )
+                result = self._run_hooks(ctx, args)
+        return self._publish(
+            name=call.name,
+            params=captured.get("params", params),
+            result=result,
+            call_id=call.call_id,
+            source=source or "function",
+            kind=kind,
+        )
+
+    def record_provider_call(
+        self,
+        *,
+        name: str,
+        call_id: str | None,
+        params: object,
+        result: ToolResult[Any],
+        kind: str,
+    ) -> ToolResult[Any]:
+        """Record a call the provider already executed, letting hooks see and rewrite it."""
+        jsonable = to_jsonable(params)
+        args: ToolArgs = cast("ToolArgs", jsonable) if isinstance(jsonable, dict) else {}
+        ctx = ToolHookContext(
+            tool_name=name,
+            tool_source="hosted",
+            original_tool_func=lambda _args: result,
+            prompt_name=self.prompt.name,
+            call_id=call_id,
+            provider=self.provider,
+        )
+        final = self._run_hooks(ctx, args)
+        return self._publish(
+            name=name, params=params, result=final, call_id=call_id, source="hosted", kind=kind
+        )
+
+    def _run_hooks(self, ctx: ToolHookContext, args: ToolArgs) -> ToolResult[Any]:
+        try:
+            return run_tool_with_hooks(self.hooks, ctx, args)
+        except Exception as exc:
+            logger.warning("Tool %r failed in a hook", ctx.tool_name, exc_info=True)
+            return ToolResult.error(f"Tool {ctx.tool_name!r} failed: {type(exc).__name__}: {exc}")
+
+    def _run_handler(
+        self, tool: Tool[Any, Any], args: ToolArgs, captured: dict[str, object]
+    ) -> ToolResult[Any]:
+        if self.deadline is not None and datetime.now(UTC) >= self.deadline:
+            return ToolResult.error(
+                f"Tool {tool.name!r} was not run: the evaluation deadline "
+                f"{self.deadline.isoformat()} has passed."
+            )
+        if tool.handler is None:
+            return ToolResult.error(
+                f"Tool {tool.name!r} has no local handler (it is executed by the provider); "
+                "do not call it as a function."
+            )
+        try:
+            params = tool.schema.validate(args)
+        except ArgumentsError as exc:
+            return ToolResult.error(f"Tool {tool.name!r}: {exc} Fix the arguments and retry.")
+        captured["params"] = params
+        context = ToolContext(
+            prompt=self.prompt,
+            rendered_prompt=self.rendered,
+            adapter=self.adapter,
+            session=self.session,
+            event_bus=self.bus,
+            deadline=self.deadline,
+        )
+        try:
+            outcome: object = tool.handler(params, context=context)
+        except Exception as exc:
+            logger.warning("Tool %r handler raised", tool.name, exc_info=True)
+            return ToolResult.error(f"Tool {tool.name!r} failed: {type(exc).__name__}: {exc}")
+        if not isinstance(outcome, ToolResult):
+            return ToolResult.error(
+                f"Tool {tool.name!r} handler returned {type(outcome).__name__}; "
+                "a handler must return a ToolResult."
+            )
+        return outcome
+
+    def _publish(
+        self,
+        *,
+        name: str,
+        params: object,
+        result: ToolResult[Any],
+        call_id: str | None,
+        source: ToolSource,
+        kind: str | None,
+    ) -> ToolResult[Any]:
+        self.bus.publish(
+            ToolInvoked(
+                prompt_name=self.prompt.name,
+                adapter=self.adapter.name,
+                name=name,
+                params=params,
+                result=result,
+                rendered_output=result.render(),
+                call_id=call_id,
+                source=source,
+                provider=self.provider,
+                kind=kind,
+            )
+        )
+        return result

@@ -1,0 +1,81 @@
+"""Tool hooks: nginx-style middleware around every tool call.
+
+A hook is ``hook(ctx, args, call_next) -> ToolResult``. It can act *before*
+the tool (inspect or rewrite ``args``), *instead* of it (return a result
+without calling ``call_next``) or *after* it (inspect or replace the result).
+Hooks compose like middleware: the first listed is outermost and the last
+one's ``call_next`` is ``ctx.original_tool_func``.
+
+For a provider-executed tool (``tool_source="hosted"``) the original
+function returns the result the provider already produced: the call has
+happened, so hooks there observe, rewrite or replace what the runtime
+records; they cannot prevent the provider from running it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from tooltape.prompt import ToolResult
+from tooltape.prompt.prompt import HOOK_SHAPE
+from tooltape.prompt.signature import check_positional_call
+from tooltape.runtime.events import ToolSource
+
+ToolArgs = dict[str, Any]
+ToolCallFn = Callable[[ToolArgs], ToolResult[Any]]
+ToolHook = Callable[["ToolHookContext", ToolArgs, ToolCallFn], ToolResult[Any]]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ToolHookContext:
+    """Who is being called: enough identity for a hook to branch on source and name."""
+
+    tool_name: str
+    tool_source: ToolSource
+    original_tool_func: ToolCallFn
+    prompt_name: str | None = None
+    server_name: str | None = None
+    call_id: str | None = None
+    provider: str | None = None
+
+
+def check_hook(hook: Callable[..., Any], *, owner: str = "tool hook") -> ToolHook:
+    """Return ``hook`` if it can be called as ``hook(ctx, args, call_next)``.
+
+    Raises ``PromptValidationError`` otherwise, so a bad hook is refused when
+    it is registered or loaded rather than when it first runs.
+    """
+    check_positional_call(hook, 3, owner=owner, shape=HOOK_SHAPE)
+    return hook
+
+
+def run_tool_with_hooks(
+    hooks: Sequence[ToolHook], ctx: ToolHookContext, args: ToolArgs
+) -> ToolResult[Any]:
+    """Run ``ctx.original_tool_func`` through ``hooks`` (first listed is outermost).
+
+    An exception raised by a hook (or by the original function) propagates;
+    the executor is what turns it into a failed ``ToolResult``.
+    """
+
+    def call_at(index: int) -> ToolCallFn:
+        if index == len(hooks):
+            return ctx.original_tool_func
+        hook = hooks[index]
+        following = call_at(index + 1)
+
+        def call(call_args: ToolArgs) -> ToolResult[Any]:
+            result = hook(ctx, call_args, following)
+            if not isinstance(result, ToolResult):
+                raise TypeError(
+                    f"Tool hook {getattr(hook, '__qualname__', hook)!r} returned "
+                    f"{type(result).__name__}; a hook must return a ToolResult "
+                    "(usually the one call_next gave it)."
+                )
+            return result
+
+        return call
+
+    return call_at(0)(args)
