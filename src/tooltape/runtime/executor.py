@@ -84,6 +84,7 @@ class ToolExecutor:
         self.provider = provider
         self.deadline = deadline
         self._tools = {tool.name: tool for tool in rendered.tools}
+        self.invocations: list[ToolInvoked] = []
 
     def execute(
         self,
@@ -208,18 +209,18 @@ class ToolExecutor:
         source: ToolSource,
         kind: str | None,
     ) -> ToolResult[Any]:
-        self.bus.publish(
-            ToolInvoked(
-                prompt_name=self.prompt.name,
-                adapter=self.adapter.name,
-                name=name,
-                params=params,
-                result=result,
-                rendered_output=result.render(),
-                call_id=call_id,
-                source=source,
-                provider=self.provider,
-                kind=kind,
-            )
+        event = ToolInvoked(
+            prompt_name=self.prompt.name,
+            adapter=self.adapter.name,
+            name=name,
+            params=params,
+            result=result,
+            rendered_output=result.render(),
+            call_id=call_id,
+            source=source,
+            provider=self.provider,
+            kind=kind,
         )
+        self.invocations.append(event)
+        self.bus.publish(event)
         return result
