@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Generic, Protocol, TypeVar, runtime_checkable
+from typing import Any, Generic, Protocol, TypeVar, cast, runtime_checkable
 
-from pydantic_core import to_json
+from pydantic_core import to_json, to_jsonable_python
 
 from tooltape.prompt.generic import Specializable
 
@@ -20,15 +20,31 @@ class ToolRenderableResult(Protocol):
     def render(self) -> str: ...
 
 
+def _without_none(data: object) -> object:
+    """Drop ``None``-valued keys from every mapping in plain JSON data (list items stay)."""
+    if isinstance(data, dict):
+        items = cast("dict[str, object]", data).items()
+        return {key: _without_none(item) for key, item in items if item is not None}
+    if isinstance(data, list):
+        return [_without_none(item) for item in cast("list[object]", data)]
+    return data
+
+
 def render_value(value: object) -> str:
-    """Render a tool value: its own ``render()`` if it has one, else compact JSON."""
+    """Render a tool value: its own ``render()`` if it has one, else compact JSON.
+
+    ``None`` fields are left out of the JSON at every level (pydantic's own
+    ``exclude_none`` only applies to typed schemas, not to the inferred
+    dataclasses and dicts tool values usually are).
+    """
     if value is None:
         return ""
     if isinstance(value, ToolRenderableResult):
         return value.render()
     if isinstance(value, str):
         return value
-    return to_json(value, exclude_none=True, fallback=repr).decode()
+    data = _without_none(to_jsonable_python(value, fallback=repr))
+    return to_json(data).decode()
 
 
 @dataclass(frozen=True, slots=True)
