@@ -86,15 +86,18 @@ def params_schema(params_type: type[Any]) -> ParamsSchema[Any]:
         )
     try:
         adapter: TypeAdapter[Any] = TypeAdapter(params_type)
+        # pydantic defers the "not fully defined" error for an annotation it
+        # cannot resolve until the schema is first used, so use it in here.
+        core = copy.deepcopy(adapter.core_schema)
+        _forbid_extra_keys(core)
+        schema = GenerateJsonSchema().generate(core)
+        validator = SchemaValidator(core)
     except (PydanticSchemaGenerationError, PydanticUserError, NameError) as exc:
         raise PromptValidationError(
             f"Cannot build a schema for {params_type.__name__}: {exc}"
         ) from exc
-    core = copy.deepcopy(adapter.core_schema)
-    _forbid_extra_keys(core)
-    schema = GenerateJsonSchema().generate(core)
     _close_objects(schema)
-    return ParamsSchema(params_type, SchemaValidator(core), schema)
+    return ParamsSchema(params_type, validator, schema)
 
 
 def to_jsonable(value: object) -> Any:
