@@ -71,8 +71,10 @@ def function_tool(
         raise PromptValidationError(
             f"{owner}: no description; add a docstring or pass description=."
         )
+    # kw_only: a required keyword-only parameter may follow a defaulted one in a
+    # signature (``def f(a: int = 1, *, b: int)``) but not in a positional __init__.
     params_type = dataclasses.make_dataclass(
-        f"{_camel(tool_name)}Params", fields, frozen=True, slots=True
+        f"{_camel(tool_name)}Params", fields, frozen=True, slots=True, kw_only=True
     )
     params_type.__module__ = getattr(fn, "__module__", __name__)
     result_type = hints.get("return")
