@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import inspect
+import types
 import typing
 from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Generic, Literal, Protocol, TypeVar, cast
@@ -71,13 +72,23 @@ def _check_handler(handler: Callable[..., Any], *, owner: str) -> None:
 
 
 def _first_param_type(handler: Callable[..., Any]) -> type[Any] | None:
-    try:
-        hints = typing.get_type_hints(handler)
-    except Exception:
+    """The class the handler's first parameter is annotated with, if it can be resolved.
+
+    Only that one annotation is resolved: ``context: ToolContext`` is often
+    imported under ``TYPE_CHECKING`` only, and must not hide the params type.
+    """
+    first = next(iter(inspect.signature(handler).parameters.values()), None)
+    if first is None or first.annotation is first.empty:
         return None
-    sig = inspect.signature(handler)
-    first = next(iter(sig.parameters.values()), None)
-    hint = hints.get(first.name) if first is not None else None
+    hint: object = first.annotation
+    if isinstance(hint, str):
+        function = inspect.unwrap(getattr(handler, "__func__", handler))
+        namespace: dict[str, Any] = getattr(function, "__globals__", {})
+        annotated = types.SimpleNamespace(__annotations__={first.name: hint})
+        try:
+            hint = typing.get_type_hints(annotated, globalns=namespace)[first.name]
+        except Exception:
+            return None
     return hint if isinstance(hint, type) else None
 
 
