@@ -43,16 +43,15 @@ class RenderedPrompt(Specializable, Generic[OutputT]):
 class _Node:
     section: Section[Any]
     depth: int
-    number: str
     path: str
+    parent: str
 
 
-def _walk(sections: Sequence[Section[Any]], depth: int = 0, prefix: str = "") -> Iterator[_Node]:
-    for index, section in enumerate(sections, start=1):
-        number = f"{prefix}{index}"
-        yield _Node(section, depth, number, section.key)
-        for child in _walk(section.children, depth + 1, f"{number}."):
-            yield dataclasses.replace(child, path=f"{section.key}/{child.path}")
+def _walk(sections: Sequence[Section[Any]], depth: int = 0, parent: str = "") -> Iterator[_Node]:
+    for section in sections:
+        path = f"{parent}/{section.key}" if parent else section.key
+        yield _Node(section, depth, path, parent)
+        yield from _walk(section.children, depth + 1, path)
 
 
 class Prompt(Specializable, Generic[OutputT]):
@@ -170,6 +169,10 @@ class Prompt(Specializable, Generic[OutputT]):
         tools: list[Tool[Any, Any]] = []
         hosted: list[HostedTool[Any]] = []
         disabled_prefixes: list[str] = []
+        # Headings are numbered among the siblings actually rendered, so a
+        # disabled section leaves no gap ("1., 2." rather than "1., 3.").
+        numbers: dict[str, str] = {}
+        rendered_children: dict[str, int] = {}
         for node in self._nodes:
             if any(node.path.startswith(prefix) for prefix in disabled_prefixes):
                 continue
@@ -177,7 +180,11 @@ class Prompt(Specializable, Generic[OutputT]):
             if not node.section.is_enabled(section_params):
                 disabled_prefixes.append(node.path + "/")
                 continue
-            text = node.section.render(section_params, node.depth, node.number)
+            position = rendered_children.get(node.parent, 0) + 1
+            rendered_children[node.parent] = position
+            number = f"{numbers[node.parent]}.{position}" if node.parent else str(position)
+            numbers[node.path] = number
+            text = node.section.render(section_params, node.depth, number)
             if text:
                 parts.append(text)
             tools.extend(node.section.tools())
