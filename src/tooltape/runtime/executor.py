@@ -26,6 +26,16 @@ from tooltape.runtime.hooks import ToolArgs, ToolHook, ToolHookContext, run_tool
 
 logger = logging.getLogger("tooltape.executor")
 
+_AFTER_FAILURE = "Retry with different arguments, or continue without this tool."
+
+
+def _failed(tool_name: str, exc: Exception) -> ToolResult[Any]:
+    """The failed result for an exception raised by a handler or a hook."""
+    detail = str(exc).rstrip(". ") or "no details"
+    return ToolResult.error(
+        f"Tool {tool_name!r} failed: {type(exc).__name__}: {detail}. {_AFTER_FAILURE}"
+    )
+
 
 @dataclass(frozen=True, slots=True)
 class ToolCall:
@@ -100,7 +110,7 @@ class ToolExecutor:
         if tool is None:
             available = ", ".join(sorted(self._tools)) or "none"
             result: ToolResult[Any] = ToolResult.error(
-                f"Unknown tool {call.name!r}; available tools: {available}."
+                f"Unknown tool {call.name!r}; call one of the available tools instead: {available}."
             )
         else:
             source = source or tool.source
@@ -159,7 +169,7 @@ class ToolExecutor:
             return run_tool_with_hooks(self.hooks, ctx, args)
         except Exception as exc:
             logger.warning("Tool %r failed in a hook", ctx.tool_name, exc_info=True)
-            return ToolResult.error(f"Tool {ctx.tool_name!r} failed: {type(exc).__name__}: {exc}")
+            return _failed(ctx.tool_name, exc)
 
     def _run_handler(
         self, tool: Tool[Any, Any], args: ToolArgs, captured: dict[str, object]
@@ -167,7 +177,7 @@ class ToolExecutor:
         if self.deadline is not None and datetime.now(UTC) >= self.deadline:
             return ToolResult.error(
                 f"Tool {tool.name!r} was not run: the evaluation deadline "
-                f"{self.deadline.isoformat()} has passed."
+                f"{self.deadline.isoformat()} has passed; finish without calling more tools."
             )
         if tool.handler is None:
             return ToolResult.error(
@@ -191,11 +201,11 @@ class ToolExecutor:
             outcome: object = tool.handler(params, context=context)
         except Exception as exc:
             logger.warning("Tool %r handler raised", tool.name, exc_info=True)
-            return ToolResult.error(f"Tool {tool.name!r} failed: {type(exc).__name__}: {exc}")
+            return _failed(tool.name, exc)
         if not isinstance(outcome, ToolResult):
             return ToolResult.error(
                 f"Tool {tool.name!r} handler returned {type(outcome).__name__}; "
-                "a handler must return a ToolResult."
+                f"a handler must return a ToolResult. {_AFTER_FAILURE}"
             )
         return outcome
 
