@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+import dataclasses
 import importlib.util
+import inspect
 import itertools
 import sys
+import typing
 from collections.abc import Callable
 from pathlib import Path
+from types import ModuleType
 from typing import Any
 
 _counter = itertools.count()
@@ -14,6 +18,32 @@ _counter = itertools.count()
 
 class ToolLoadError(ValueError):
     """A ``"module.py:function"`` spec could not be turned into a callable."""
+
+
+def _resolve_class_annotations(module: ModuleType) -> None:
+    """Replace string annotations of the module's classes by the types they name.
+
+    pydantic resolves a dataclass's string annotations (``from __future__ import
+    annotations``) in ``sys.modules[cls.__module__]``, which a loaded module is
+    deliberately not left in; resolved here, while it still is, a params
+    dataclass defined in a loaded file stays usable. Annotations that cannot be
+    resolved yet (``TYPE_CHECKING`` imports) are left as they are.
+    """
+    for value in list(vars(module).values()):
+        if not isinstance(value, type) or value.__module__ != module.__name__:
+            continue
+        own = inspect.get_annotations(value)
+        if not any(isinstance(a, str) for a in own.values()):
+            continue
+        try:
+            hints = typing.get_type_hints(value, include_extras=True)
+        except Exception:
+            continue
+        value.__annotations__ = {name: hints.get(name, a) for name, a in own.items()}
+        if dataclasses.is_dataclass(value):
+            for field in dataclasses.fields(value):
+                if field.name in hints:
+                    field.type = hints[field.name]
 
 
 def load_callable(spec: str, *, base_path: str | Path | None = None) -> Callable[..., Any]:
@@ -52,6 +82,7 @@ def load_callable(spec: str, *, base_path: str | Path | None = None) -> Callable
     sys.modules[module_name] = module
     try:
         module_spec.loader.exec_module(module)
+        _resolve_class_annotations(module)
     except Exception as exc:
         raise ToolLoadError(
             f"Spec {spec!r}: importing {resolved} failed: {type(exc).__name__}: {exc}"
