@@ -1,0 +1,93 @@
+"""Provider-agnostic tool kinds: hosted tools (config, output, factory, section) and
+client-executed provider tools (``apply_patch``, local ``shell``).
+
+Each kind lives in its own module (``tooltape.tools.web_search`` ...); the
+most used names are re-exported here.
+"""
+
+from tooltape.tools.apply_patch import (
+    ApplyPatchCall,
+    PatchApplied,
+    PatchOperation,
+    apply_patch_tool,
+)
+from tooltape.tools.client import ClientExecutedTool
+from tooltape.tools.code_interpreter import (
+    CodeInterpreterConfig,
+    CodeInterpreterResult,
+    CodeInterpreterSection,
+    code_interpreter_tool,
+)
+from tooltape.tools.file_search import (
+    FileSearchConfig,
+    FileSearchResult,
+    FileSearchSection,
+    file_search_tool,
+)
+from tooltape.tools.hosted_section import HostedToolSection
+from tooltape.tools.image_generation import (
+    ImageGenerationConfig,
+    ImageGenerationResult,
+    ImageGenerationSection,
+    image_generation_tool,
+)
+from tooltape.tools.mcp import HostedMcpConfig, HostedMcpResult, HostedMcpSection, hosted_mcp_tool
+from tooltape.tools.shell import (
+    ContainerAuto,
+    ContainerReference,
+    ShellCall,
+    ShellConfig,
+    ShellResult,
+    ShellSection,
+    local_shell_tool,
+    shell_tool,
+)
+from tooltape.tools.web_search import (
+    Citation,
+    DomainFilter,
+    GeoHint,
+    WebSearchConfig,
+    WebSearchResult,
+    WebSearchSection,
+    web_search_tool,
+)
+
+__all__ = [
+    "ApplyPatchCall",
+    "Citation",
+    "ClientExecutedTool",
+    "CodeInterpreterConfig",
+    "CodeInterpreterResult",
+    "CodeInterpreterSection",
+    "ContainerAuto",
+    "ContainerReference",
+    "DomainFilter",
+    "FileSearchConfig",
+    "FileSearchResult",
+    "FileSearchSection",
+    "GeoHint",
+    "HostedMcpConfig",
+    "HostedMcpResult",
+    "HostedMcpSection",
+    "HostedToolSection",
+    "ImageGenerationConfig",
+    "ImageGenerationResult",
+    "ImageGenerationSection",
+    "PatchApplied",
+    "PatchOperation",
+    "ShellCall",
+    "ShellConfig",
+    "ShellResult",
+    "ShellSection",
+    "WebSearchConfig",
+    "WebSearchResult",
+    "WebSearchSection",
+    "apply_patch_tool",
+    "code_interpreter_tool",
+    "file_search_tool",
+    "hosted_mcp_tool",
+    "image_generation_tool",
+    "local_shell_tool",
+    "shell_tool",
+    "web_search_tool",
+]

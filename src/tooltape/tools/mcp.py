@@ -1,0 +1,192 @@
+"""Hosted MCP: the provider calls a remote Model Context Protocol server for the model."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Literal
+
+from tooltape.prompt import HostedTool
+from tooltape.prompt.section import EnabledPredicate
+from tooltape.tools.hosted_section import HostedToolSection
+from tooltape.tools.rendering import JsonRendered
+from tooltape.tools.validation import check_text, invalid, string_tuple
+
+_LABEL = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
+
+
+@dataclass(frozen=True, slots=True)
+class McpApprovalPolicy:
+    """Per tool approval: tools in ``always`` need the client's approval, ``never`` do not."""
+
+    always: tuple[str, ...] = ()
+    never: tuple[str, ...] = ()
+
+    def __post_init__(self) -> None:
+        for name in ("always", "never"):
+            object.__setattr__(
+                self, name, string_tuple("McpApprovalPolicy", name, getattr(self, name))
+            )
+        if not self.always and not self.never:
+            invalid("McpApprovalPolicy", "always", "both lists are empty", "name some tools")
+        both = sorted(set(self.always) & set(self.never))
+        if both:
+            invalid(
+                "McpApprovalPolicy", "never", f"{', '.join(both)} is also in always", "pick one"
+            )
+
+
+@dataclass(frozen=True, slots=True)
+class HostedMcpConfig:
+    """Which MCP server the provider talks to and what it may call there.
+
+    Set exactly one of ``server_url`` (an http(s) URL) and ``connector_id``
+    (a provider connector such as ``connector_gmail``). ``allowed_tools``
+    limits the tools the model sees; ``require_approval`` is ``"always"``,
+    ``"never"`` or an ``McpApprovalPolicy``. ``headers`` and
+    ``authorization`` are sent to the server (and redacted from cassettes).
+    """
+
+    server_label: str
+    server_url: str | None = None
+    connector_id: str | None = None
+    allowed_tools: tuple[str, ...] | None = None
+    require_approval: Literal["always", "never"] | McpApprovalPolicy | None = None
+    headers: Mapping[str, str] | None = None
+    authorization: str | None = None
+    server_description: str | None = None
+
+    def __post_init__(self) -> None:
+        owner = "HostedMcpConfig"
+        if not isinstance(self.server_label, str) or not _LABEL.fullmatch(self.server_label):
+            invalid(
+                owner,
+                "server_label",
+                f"{self.server_label!r} is not a label",
+                "use 1-64 letters, digits, '_' or '-' (for example 'deepwiki')",
+            )
+        if (self.server_url is None) == (self.connector_id is None):
+            invalid(
+                owner,
+                "server_url",
+                "set exactly one of server_url and connector_id",
+                "give the server's URL or a connector id, not both and not neither",
+            )
+        if self.server_url is not None and (
+            not isinstance(self.server_url, str)
+            or not self.server_url.startswith(("https://", "http://"))
+        ):
+            invalid(owner, "server_url", f"{self.server_url!r}", "use an http(s):// URL")
+        check_text(owner, "connector_id", self.connector_id)
+        if self.allowed_tools is not None:
+            tools = string_tuple(owner, "allowed_tools", self.allowed_tools)
+            object.__setattr__(self, "allowed_tools", tools)
+        if (
+            self.require_approval is not None
+            and not isinstance(self.require_approval, McpApprovalPolicy)
+            and self.require_approval not in ("always", "never")
+        ):
+            invalid(
+                owner,
+                "require_approval",
+                f"{self.require_approval!r}",
+                "use 'always', 'never' or McpApprovalPolicy(...)",
+            )
+        if self.headers is not None:
+            if not all(isinstance(k, str) and isinstance(v, str) for k, v in self.headers.items()):
+                invalid(owner, "headers", "keys and values must be strings", "convert them")
+            object.__setattr__(self, "headers", dict(self.headers))
+        check_text(owner, "authorization", self.authorization)
+        check_text(owner, "server_description", self.server_description)
+
+
+@dataclass(frozen=True, slots=True)
+class McpToolInfo:
+    """A tool the server listed: its name, description and JSON Schema input."""
+
+    name: str
+    description: str | None = None
+    input_schema: Mapping[str, object] = field(default_factory=lambda: {})
+
+
+@dataclass(frozen=True, slots=True)
+class McpToolCall:
+    """A call the provider made on the server and what came back.
+
+    ``arguments`` is the decoded JSON object (``raw_arguments`` the text
+    sent); ``error`` is the server's or provider's error text, if any.
+    """
+
+    id: str
+    name: str
+    arguments: Mapping[str, object] = field(default_factory=lambda: {})
+    output: str | None = None
+    error: str | None = None
+    raw_arguments: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class McpApprovalRequest:
+    """The provider asks the client to approve a call before making it."""
+
+    id: str
+    name: str
+    arguments: Mapping[str, object] = field(default_factory=lambda: {})
+    raw_arguments: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class McpInvocation:
+    """What one MCP item asked for: list the tools (``name`` is ``None``) or call one."""
+
+    server_label: str
+    name: str | None = None
+    arguments: Mapping[str, object] = field(default_factory=lambda: {})
+
+
+@dataclass(frozen=True, slots=True)
+class HostedMcpResult(JsonRendered):
+    """Everything the provider did with one MCP server in a response."""
+
+    server_label: str
+    listed_tools: tuple[McpToolInfo, ...] = ()
+    calls: tuple[McpToolCall, ...] = ()
+    approval_requests: tuple[McpApprovalRequest, ...] = ()
+    text: str = ""
+
+
+def hosted_mcp_tool(config: HostedMcpConfig, *, name: str = "mcp") -> HostedTool[HostedMcpConfig]:
+    """A hosted MCP tool for one server (there is no default server)."""
+    return HostedTool(
+        kind="mcp",
+        name=name,
+        description=f"Call tools of the remote MCP server {config.server_label!r}."[:200],
+        config=config,
+    )
+
+
+_TEMPLATE = (
+    "You can call the tools of a remote MCP server. Use them when the task needs that "
+    "server's data or actions, and say which tool results you relied on."
+)
+
+
+class HostedMcpSection(HostedToolSection):
+    """A section that explains a remote MCP server and carries the tool."""
+
+    def __init__(
+        self,
+        config: HostedMcpConfig,
+        *,
+        key: str = "mcp",
+        name: str = "mcp",
+        enabled: bool | EnabledPredicate | None = None,
+    ) -> None:
+        self._mcp = hosted_mcp_tool(config, name=name)
+        super().__init__(
+            self._mcp, title="Remote MCP Server", key=key, template=_TEMPLATE, enabled=enabled
+        )
+
+    def hosted_tools(self) -> tuple[HostedTool[HostedMcpConfig], ...]:
+        return (self._mcp,)

@@ -1,0 +1,245 @@
+"""Shell: commands run in a provider container (hosted) or on this machine (local).
+
+``shell_tool`` lets the provider run commands in a container it manages.
+``local_shell_tool`` declares the same provider tool but answers its calls
+here, through an executor (by default a subprocess per command).
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Protocol
+
+from tooltape.prompt import HostedTool, PromptValidationError, ToolContext, ToolResult
+from tooltape.prompt.section import EnabledPredicate
+from tooltape.tools.client import ClientExecutedTool
+from tooltape.tools.hosted_section import HostedToolSection
+from tooltape.tools.rendering import JsonRendered
+from tooltape.tools.validation import (
+    MemoryLimit,
+    check_memory_limit,
+    check_text,
+    invalid,
+    string_tuple,
+)
+
+
+@dataclass(frozen=True, slots=True)
+class ContainerAuto:
+    """A new container for this response, with ``file_ids`` mounted."""
+
+    file_ids: tuple[str, ...] = ()
+    memory_limit: MemoryLimit | None = None
+
+    def __post_init__(self) -> None:
+        object.__setattr__(
+            self, "file_ids", string_tuple("ContainerAuto", "file_ids", self.file_ids)
+        )
+        check_memory_limit("ContainerAuto", "memory_limit", self.memory_limit)
+
+
+@dataclass(frozen=True, slots=True)
+class ContainerReference:
+    """An existing container, by id."""
+
+    container_id: str
+
+    def __post_init__(self) -> None:
+        if self.container_id is None:  # pyright: ignore[reportUnnecessaryComparison]
+            invalid("ContainerReference", "container_id", "is None", "pass the container's id")
+        check_text("ContainerReference", "container_id", self.container_id)
+
+
+@dataclass(frozen=True, slots=True)
+class ShellConfig:
+    """Where hosted shell commands run: ``ContainerAuto(...)`` or ``ContainerReference(id)``."""
+
+    environment: ContainerAuto | ContainerReference = field(default_factory=ContainerAuto)
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.environment, ContainerAuto | ContainerReference):
+            invalid(
+                "ShellConfig",
+                "environment",
+                f"{self.environment!r} is not a container",
+                "use ContainerAuto(...) or ContainerReference(container_id)",
+            )
+
+
+DEFAULT_SHELL_CONFIG = ShellConfig()
+
+
+@dataclass(frozen=True, slots=True)
+class ShellCall:
+    """The commands of one ``shell_call`` and the limits the model set for them."""
+
+    commands: tuple[str, ...] = field(metadata={"description": "Shell commands, run in order."})
+    timeout_ms: int | None = field(
+        default=None, metadata={"description": "Time limit per command, in milliseconds."}
+    )
+    max_output_length: int | None = field(
+        default=None, metadata={"description": "Characters of output kept per command."}
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class ShellOutput:
+    """What one command printed and how it ended (``exit_code`` is ``None`` on timeout)."""
+
+    stdout: str = ""
+    stderr: str = ""
+    exit_code: int | None = None
+    timed_out: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class ShellResult(JsonRendered):
+    """Commands and their outputs, in order (fewer outputs when some did not report)."""
+
+    commands: tuple[str, ...] = ()
+    outputs: tuple[ShellOutput, ...] = ()
+
+    @property
+    def stdout(self) -> str:
+        """Standard output of every command, concatenated."""
+        return "".join(output.stdout for output in self.outputs)
+
+    @property
+    def stderr(self) -> str:
+        """Standard error of every command, concatenated."""
+        return "".join(output.stderr for output in self.outputs)
+
+    @property
+    def exit_codes(self) -> tuple[int | None, ...]:
+        """Each command's exit code (``None`` where it timed out)."""
+        return tuple(output.exit_code for output in self.outputs)
+
+
+def shell_tool(
+    config: ShellConfig = DEFAULT_SHELL_CONFIG, *, name: str = "shell"
+) -> HostedTool[ShellConfig]:
+    """A shell the provider runs in a container."""
+    return HostedTool(
+        kind="shell",
+        name=name,
+        description="Run shell commands in a sandboxed container.",
+        config=config,
+    )
+
+
+_TEMPLATE = (
+    "You can run shell commands in a sandboxed container. Prefer short, non-interactive "
+    "commands and check their exit codes before relying on the output."
+)
+
+
+class ShellSection(HostedToolSection):
+    """A section that explains the hosted shell and carries the tool."""
+
+    def __init__(
+        self,
+        config: ShellConfig = DEFAULT_SHELL_CONFIG,
+        *,
+        key: str = "shell",
+        name: str = "shell",
+        enabled: bool | EnabledPredicate | None = None,
+    ) -> None:
+        self._shell = shell_tool(config, name=name)
+        super().__init__(self._shell, title="Shell", key=key, template=_TEMPLATE, enabled=enabled)
+
+    def hosted_tools(self) -> tuple[HostedTool[ShellConfig], ...]:
+        return (self._shell,)
+
+
+class ShellExecutor(Protocol):
+    """Runs one command: ``executor(command, cwd=..., timeout_s=...) -> ShellOutput``."""
+
+    def __call__(self, command: str, *, cwd: Path | None, timeout_s: float) -> ShellOutput: ...
+
+
+def run_in_subprocess(command: str, *, cwd: Path | None, timeout_s: float) -> ShellOutput:
+    """Run ``command`` with ``/bin/sh -c``; on timeout the whole process group is killed."""
+    process = subprocess.Popen(
+        ["/bin/sh", "-c", command],
+        cwd=cwd,
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        start_new_session=True,
+    )
+    try:
+        out, err = process.communicate(timeout=timeout_s)
+    except subprocess.TimeoutExpired:
+        # Killing only the shell would leave its children holding the pipes open.
+        os.killpg(process.pid, signal.SIGKILL)
+        out, err = process.communicate()
+        return ShellOutput(_decode(out), _decode(err), None, timed_out=True)
+    return ShellOutput(_decode(out), _decode(err), process.returncode)
+
+
+def _decode(data: bytes) -> str:
+    return data.decode("utf-8", errors="replace")
+
+
+def _clip(output: ShellOutput, limit: int | None) -> ShellOutput:
+    if limit is None or len(output.stdout) + len(output.stderr) <= limit:
+        return output
+    stdout = output.stdout[:limit]
+    stderr = output.stderr[: max(0, limit - len(stdout))]
+    return ShellOutput(stdout, stderr, output.exit_code, output.timed_out)
+
+
+def _summary(result: ShellResult) -> str:
+    ends = ["timed out" if o.timed_out else f"exit {o.exit_code}" for o in result.outputs]
+    return f"Ran {len(result.outputs)} command(s): {', '.join(ends)}."
+
+
+def local_shell_tool(
+    executor: ShellExecutor | None = None,
+    *,
+    cwd: str | os.PathLike[str] | None = None,
+    timeout_s: float = 60,
+    name: str = "shell",
+) -> ClientExecutedTool[ShellCall, ShellResult]:
+    """The provider's shell tool, answered on this machine.
+
+    Each command runs through ``executor`` (default: ``run_in_subprocess``)
+    in ``cwd`` with at most ``timeout_s`` seconds (less if the call's
+    ``timeout_ms`` asks for less). A non-zero exit code is a successful call
+    whose output says so; only an executor that cannot start fails the call.
+    """
+    if isinstance(timeout_s, bool) or not isinstance(timeout_s, int | float) or timeout_s <= 0:
+        raise PromptValidationError(f"local_shell_tool: timeout_s={timeout_s!r}; use seconds > 0.")
+    workdir = Path(cwd) if cwd is not None else None
+    if workdir is not None and not workdir.is_dir():
+        raise PromptValidationError(f"local_shell_tool: cwd {str(cwd)!r} is not a directory.")
+    run = executor if executor is not None else run_in_subprocess
+
+    def handler(params: ShellCall, *, context: ToolContext) -> ToolResult[ShellResult]:
+        if not params.commands:
+            return ToolResult.error("shell call has no commands; send at least one command.")
+        limit = timeout_s
+        if params.timeout_ms is not None and params.timeout_ms > 0:
+            limit = min(limit, params.timeout_ms / 1000)
+        outputs: list[ShellOutput] = []
+        for command in params.commands:
+            try:
+                output = run(command, cwd=workdir, timeout_s=limit)
+            except OSError as exc:
+                return ToolResult.error(f"Could not run {command!r}: {exc}.")
+            outputs.append(_clip(output, params.max_output_length))
+        result = ShellResult(params.commands, tuple(outputs))
+        return ToolResult.ok(result, message=_summary(result))
+
+    return ClientExecutedTool(
+        name=name,
+        description="Run shell commands on the local machine and return their output.",
+        handler=handler,
+        params_type=ShellCall,
+        result_type=ShellResult,
+        kind="shell",
+    )
