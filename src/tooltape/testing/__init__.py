@@ -1,0 +1,1 @@
+"""Test harness: pytest plugin, cassettes, matching, contracts, snapshots and faults."""

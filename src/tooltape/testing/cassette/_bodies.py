@@ -1,0 +1,134 @@
+"""Turn recorded header lists and raw body bytes into model values.
+
+Compressed bodies are decoded (and their ``content-encoding`` dropped) so that
+cassettes stay readable; JSON becomes a tree, event streams become events.
+"""
+
+from __future__ import annotations
+
+import importlib
+import json
+import zlib
+from collections.abc import Callable, Iterable, Mapping
+from typing import cast
+
+from tooltape.testing.cassette._model import (
+    BinaryBody,
+    Body,
+    EmptyBody,
+    Headers,
+    JsonBody,
+    TextBody,
+)
+from tooltape.testing.cassette._sse import parse_sse
+
+__all__ = ["body_from_bytes", "decode_content", "normalize_headers"]
+
+_BINARY_TYPES = ("image/", "audio/", "video/", "application/octet-stream", "application/pdf")
+
+
+def normalize_headers(raw: Mapping[str, object]) -> dict[str, tuple[str, ...]]:
+    """Lower-case names, every value a tuple of strings, sorted by name.
+
+    Accepts vcrpy's ``{name: [values]}`` as well as ``{name: value}``; names
+    that differ only in case are merged in order.
+    """
+    merged: dict[str, list[str]] = {}
+    for name, value in raw.items():
+        if isinstance(value, (list, tuple)):
+            values = [str(item) for item in cast(Iterable[object], value)]
+        elif value is None:
+            values = []
+        else:
+            values = [str(value)]
+        merged.setdefault(str(name).lower(), []).extend(values)
+    return {name: tuple(merged[name]) for name in sorted(merged)}
+
+
+def _gunzip(data: bytes) -> bytes:
+    return zlib.decompress(data, 16 + zlib.MAX_WBITS)
+
+
+def _inflate(data: bytes) -> bytes:
+    try:
+        return zlib.decompress(data)
+    except zlib.error:
+        return zlib.decompress(data, -zlib.MAX_WBITS)  # raw deflate, as some servers send
+
+
+def _brotli_decoder() -> Callable[[bytes], bytes] | None:
+    for name in ("brotli", "brotlicffi"):
+        try:
+            module = importlib.import_module(name)
+        except ImportError:
+            continue
+        return cast(Callable[[bytes], bytes], module.decompress)
+    return None
+
+
+def _decoder(coding: str) -> Callable[[bytes], bytes] | None:
+    if coding in ("gzip", "x-gzip"):
+        return _gunzip
+    if coding == "deflate":
+        return _inflate
+    if coding == "br":
+        return _brotli_decoder()
+    return None
+
+
+def decode_content(headers: Headers, data: bytes) -> tuple[dict[str, tuple[str, ...]], bytes]:
+    """Undo ``content-encoding`` (gzip, deflate, br when a brotli module is present).
+
+    Returns the headers without ``content-encoding`` (and with ``content-length``
+    fixed) plus the decoded bytes. When an encoding is unknown or the bytes do
+    not decode, everything is returned unchanged.
+    """
+    fixed = dict(headers)
+    codings = [
+        coding.strip().lower()
+        for value in fixed.get("content-encoding", ())
+        for coding in value.split(",")
+        if coding.strip() and coding.strip().lower() != "identity"
+    ]
+    if not codings or not data:
+        fixed.pop("content-encoding", None)
+        return fixed, data
+    decoded = data
+    for coding in reversed(codings):
+        decoder = _decoder(coding)
+        if decoder is None:
+            return dict(headers), data
+        try:
+            decoded = decoder(decoded)
+        except Exception:
+            return dict(headers), data
+    del fixed["content-encoding"]
+    if "content-length" in fixed:
+        fixed["content-length"] = (str(len(decoded)),)
+    return fixed, decoded
+
+
+def _content_type(headers: Headers) -> str:
+    values = headers.get("content-type", ())
+    return values[0].split(";", 1)[0].strip().lower() if values else ""
+
+
+def body_from_bytes(headers: Headers, data: bytes) -> Body:
+    """Classify already-decoded body bytes using the ``content-type`` header."""
+    if not data:
+        return EmptyBody()
+    content_type = _content_type(headers)
+    if content_type.startswith(_BINARY_TYPES):
+        return BinaryBody(data)
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        return BinaryBody(data)
+    if content_type == "text/event-stream":
+        return parse_sse(text)
+    if content_type == "application/json" or content_type.endswith("+json"):
+        try:
+            return JsonBody(json.loads(text))
+        except ValueError:
+            return TextBody(text)
+    return TextBody(text)
