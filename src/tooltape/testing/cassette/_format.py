@@ -1,0 +1,199 @@
+"""Cassette files: read (tooltape JSON or vcrpy YAML/JSON), write, write atomically.
+
+A tooltape cassette is a ``.json`` file written with ``indent=2``,
+``ensure_ascii=False`` and a trailing newline, header first, headers sorted by
+name, body trees in their original key order.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import tempfile
+from collections.abc import Mapping
+from importlib.metadata import PackageNotFoundError, version
+from pathlib import Path
+from typing import cast
+
+from tooltape.testing.cassette._document import cassette_from_document, cassette_to_document
+from tooltape.testing.cassette._errors import CassetteError, StructureError
+from tooltape.testing.cassette._model import Cassette, CassetteHeader
+from tooltape.testing.cassette._vcrdict import cassette_from_vcr
+from tooltape.testing.cassette._yaml import YamlProblem, load_yaml
+
+__all__ = [
+    "dump_cassette",
+    "load_cassette",
+    "parse_cassette",
+    "save_cassette",
+    "tooltape_version",
+    "write_atomic",
+]
+
+_CONFLICT_MARKERS = ("<<<<<<< ", ">>>>>>> ")
+_LFS_POINTER = "version https://git-lfs.github.com/spec/"
+
+
+def tooltape_version() -> str:
+    """The installed tooltape version (``"0+unknown"`` when not installed)."""
+    try:
+        return version("tooltape")
+    except PackageNotFoundError:
+        return "0+unknown"
+
+
+def dump_cassette(cassette: Cassette) -> str:
+    """The cassette as tooltape JSON text, ending with a newline."""
+    return json.dumps(cassette_to_document(cassette), indent=2, ensure_ascii=False) + "\n"
+
+
+def write_atomic(path: Path | str, text: str) -> None:
+    """Write ``text`` to ``path`` so that readers see the old file or the new one, never half.
+
+    The text goes to a temporary file in the same directory, is flushed and
+    fsynced, then renamed over ``path``. Parent directories are created.
+    """
+    target = Path(path)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    mode = target.stat().st_mode & 0o777 if target.exists() else 0o644
+    fd, tmp_name = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as handle:
+            handle.write(text)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.chmod(tmp_name, mode)
+        os.replace(tmp_name, target)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp_name)
+        raise
+    with contextlib.suppress(OSError):  # make the rename itself durable where possible
+        dir_fd = os.open(target.parent, os.O_RDONLY)
+        try:
+            os.fsync(dir_fd)
+        finally:
+            os.close(dir_fd)
+
+
+def save_cassette(path: Path | str, cassette: Cassette) -> None:
+    """Write the cassette as tooltape JSON, atomically."""
+    write_atomic(path, dump_cassette(cassette))
+
+
+def _line_of(text: str, offset: int) -> tuple[int, int]:
+    line = text.count("\n", 0, offset) + 1
+    column = offset - (text.rfind("\n", 0, offset) + 1) + 1
+    return line, column
+
+
+def _check_not_special(text: str, path: Path) -> None:
+    if text.startswith(_LFS_POINTER):
+        raise CassetteError(
+            path,
+            "this is a Git LFS pointer, not the cassette itself",
+            hint="fetch the real file with `git lfs pull`",
+        )
+    for marker in _CONFLICT_MARKERS:
+        if text.startswith(marker):
+            offset = 0
+        else:
+            found = text.find("\n" + marker)
+            if found < 0:
+                continue
+            offset = found + 1
+        line, _ = _line_of(text, offset)
+        raise CassetteError(
+            path,
+            "contains git merge conflict markers",
+            line=line,
+            hint="resolve the conflict (or take one side with `git checkout --ours/--theirs "
+            "<file>`) or re-record it with `pytest --record-mode=rewrite <test nodeid>`",
+        )
+
+
+def _parse_tree(text: str, path: Path) -> object:
+    stripped = text.lstrip()
+    if stripped.startswith("{"):
+        try:
+            return json.loads(text)
+        except json.JSONDecodeError as error:
+            raise CassetteError(
+                path,
+                f"invalid JSON: {error.msg}",
+                line=error.lineno,
+                column=error.colno,
+            ) from None
+    try:
+        return load_yaml(text)
+    except YamlProblem as problem:
+        raise CassetteError(
+            path, f"invalid YAML: {problem.problem}", line=problem.line, column=problem.column
+        ) from None
+
+
+def parse_cassette(text: str, *, path: Path | str = "<string>") -> Cassette:
+    """Parse cassette text of either format; ``path`` only names it in errors.
+
+    The format is detected from the content: a JSON object with a ``tooltape``
+    header is a tooltape cassette, anything with an ``interactions`` list
+    (vcrpy YAML, vcrpy JSON, pytest-recording) is a vcrpy cassette.
+    """
+    where = Path(path)
+    text = text.removeprefix("\ufeff")
+    if not text.strip():
+        raise CassetteError(where, "the file is empty")
+    _check_not_special(text, where)
+    tree = _parse_tree(text, where)
+    empty: Mapping[str, object] = {}
+    doc = cast(Mapping[str, object], tree) if isinstance(tree, dict) else empty
+    try:
+        if "tooltape" in doc:
+            return cassette_from_document(doc)
+        if "interactions" in doc:
+            header = CassetteHeader(
+                tooltape_version=tooltape_version(),
+                source="live",
+                provenance=f"vcrpy cassette {where.name}",
+            )
+            return cassette_from_vcr(doc, header)
+    except StructureError as error:
+        raise CassetteError(
+            where, f"unexpected content at {error.where or '/'}: {error.problem}"
+        ) from None
+    raise CassetteError(
+        where,
+        "not a cassette: neither a tooltape header (`tooltape`) nor a vcrpy `interactions` list",
+    )
+
+
+def load_cassette(path: Path | str) -> Cassette:
+    """Read a tooltape JSON cassette or a plain vcrpy / pytest-recording cassette.
+
+    ``Cassette.format`` tells which one was read. Any file that cannot be read
+    raises :class:`CassetteError` naming the file, the problem and the fix.
+    """
+    where = Path(path)
+    try:
+        data = where.read_bytes()
+    except FileNotFoundError:
+        raise CassetteError(
+            where,
+            "no such file",
+            hint="record it with `pytest --record-mode=once <test nodeid>`",
+        ) from None
+    except OSError as error:
+        raise CassetteError(where, f"cannot be read ({error.strerror or error})") from None
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as error:
+        prefix = data[: error.start].decode("utf-8", "replace")
+        line, column = _line_of(prefix, len(prefix))
+        raise CassetteError(
+            where,
+            f"not UTF-8 text (byte 0x{data[error.start]:02x} at offset {error.start})",
+            line=line,
+            column=column,
+        ) from None
+    return parse_cassette(text, path=where)
