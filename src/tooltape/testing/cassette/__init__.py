@@ -1,0 +1,126 @@
+"""tooltape cassettes: model, JSON on-disk format, vcrpy bridge, scrubbing, import.
+
+A cassette is a :class:`Cassette` of :class:`Interaction` values. Read one with
+:func:`load_cassette` (tooltape JSON or plain vcrpy YAML), write it with
+:func:`save_cassette` (atomic). :class:`TooltapeSerializer`,
+:class:`TooltapePersister` and the :func:`before_record_request` /
+:func:`before_record_response` hooks plug the format into vcrpy.
+"""
+
+from tooltape.testing.cassette._errors import (
+    CassetteError,
+    CassetteSecretError,
+    SecretFinding,
+)
+from tooltape.testing.cassette._format import (
+    dump_cassette,
+    load_cassette,
+    parse_cassette,
+    save_cassette,
+    tooltape_version,
+    write_atomic,
+)
+from tooltape.testing.cassette._import import import_cassette
+from tooltape.testing.cassette._model import (
+    BinaryBody,
+    Body,
+    Cassette,
+    CassetteFormat,
+    CassetteHeader,
+    CassetteSource,
+    EmptyBody,
+    Headers,
+    Interaction,
+    JsonBody,
+    RecordedRequest,
+    RecordedResponse,
+    SseBody,
+    SseEvent,
+    TextBody,
+    wire_headers,
+)
+from tooltape.testing.cassette._patterns import (
+    ENCRYPTED_PLACEHOLDER,
+    KEY_PLACEHOLDER,
+    REDACTED,
+    is_credential_header,
+)
+from tooltape.testing.cassette._scan import find_secrets
+from tooltape.testing.cassette._scrub import (
+    scrub_body,
+    scrub_cassette,
+    scrub_interaction,
+    scrub_request,
+    scrub_response,
+    scrub_tree,
+)
+from tooltape.testing.cassette._sse import parse_sse
+from tooltape.testing.cassette._vcr import (
+    CombinedTooltapePersister,
+    TooltapePersister,
+    TooltapeSerializer,
+    before_record_request,
+    before_record_response,
+    serializer,
+)
+from tooltape.testing.cassette._vcrdict import (
+    cassette_from_vcr,
+    cassette_to_vcr,
+    request_from_vcr,
+    request_to_vcr,
+    response_from_vcr,
+    response_to_vcr,
+)
+
+__all__ = [
+    "ENCRYPTED_PLACEHOLDER",
+    "KEY_PLACEHOLDER",
+    "REDACTED",
+    "BinaryBody",
+    "Body",
+    "Cassette",
+    "CassetteError",
+    "CassetteFormat",
+    "CassetteHeader",
+    "CassetteSecretError",
+    "CassetteSource",
+    "CombinedTooltapePersister",
+    "EmptyBody",
+    "Headers",
+    "Interaction",
+    "JsonBody",
+    "RecordedRequest",
+    "RecordedResponse",
+    "SecretFinding",
+    "SseBody",
+    "SseEvent",
+    "TextBody",
+    "TooltapePersister",
+    "TooltapeSerializer",
+    "before_record_request",
+    "before_record_response",
+    "cassette_from_vcr",
+    "cassette_to_vcr",
+    "dump_cassette",
+    "find_secrets",
+    "import_cassette",
+    "is_credential_header",
+    "load_cassette",
+    "parse_cassette",
+    "parse_sse",
+    "request_from_vcr",
+    "request_to_vcr",
+    "response_from_vcr",
+    "response_to_vcr",
+    "save_cassette",
+    "scrub_body",
+    "scrub_cassette",
+    "scrub_interaction",
+    "scrub_request",
+    "scrub_response",
+    "scrub_tree",
+    "serializer",
+    "tooltape_version",
+    "wire_headers",
+    "write_atomic",
+]

@@ -1,0 +1,79 @@
+"""Import foreign (vcrpy / pytest-recording) cassettes as scrubbed tooltape cassettes."""
+
+from __future__ import annotations
+
+import os
+import re
+from dataclasses import replace
+from pathlib import Path
+
+from tooltape.testing.cassette._format import load_cassette, tooltape_version
+from tooltape.testing.cassette._model import Cassette, CassetteHeader
+from tooltape.testing.cassette._scrub import scrub_cassette
+
+__all__ = ["find_provenance_note", "import_cassette"]
+
+_NOTE_LIMIT = 400
+
+
+def _first_paragraph(markdown: str) -> str:
+    """The first prose paragraph of a Markdown file, on one line."""
+    paragraph: list[str] = []
+    for line in markdown.splitlines():
+        stripped = line.strip()
+        if not stripped:
+            if paragraph:
+                break
+            continue
+        if stripped.startswith(("#", "|", "```", "<!--")):
+            if paragraph:
+                break
+            continue
+        paragraph.append(stripped)
+    text = re.sub(r"\s+", " ", " ".join(paragraph))
+    if len(text) > _NOTE_LIMIT:
+        text = text[: _NOTE_LIMIT - 1].rstrip() + "…"
+    return text
+
+
+def find_provenance_note(src: Path) -> str | None:
+    """Mention of a ``PROVENANCE.md`` beside ``src`` (or one directory up), if any.
+
+    Names the file relative to ``src``'s directory and quotes its first paragraph.
+    """
+    for directory in (src.parent, src.parent.parent):
+        candidate = directory / "PROVENANCE.md"
+        if candidate.is_file():
+            relative = os.path.relpath(candidate, src.parent)
+            try:
+                summary = _first_paragraph(candidate.read_text(encoding="utf-8"))
+            except (OSError, UnicodeDecodeError):
+                summary = ""
+            note = f"see {relative}"
+            return f"{note}: {summary}" if summary else note
+    return None
+
+
+def import_cassette(src: Path | str, *, provenance: str | None = None) -> Cassette:
+    """Read a vcrpy (or tooltape) cassette and return it scrubbed, with ``source="import"``.
+
+    ``provenance`` defaults to ``"imported from <file name>"``, followed by a
+    pointer to a ``PROVENANCE.md`` sitting beside the source when there is one;
+    a tooltape source's own provenance is kept after it. The source file is
+    only read. Raises ``CassetteError`` when it cannot be read.
+    """
+    path = Path(src)
+    loaded = load_cassette(path)
+    if provenance is None:
+        parts = [f"imported from {path.name}"]
+        note = find_provenance_note(path)
+        if note:
+            parts.append(note)
+        if loaded.format == "tooltape" and loaded.header.provenance:
+            parts.append(f"before that: {loaded.header.provenance}")
+        provenance = "; ".join(parts)
+    header = CassetteHeader(
+        tooltape_version=tooltape_version(), source="import", provenance=provenance
+    )
+    scrubbed = scrub_cassette(loaded)
+    return replace(scrubbed, header=header, format="tooltape")

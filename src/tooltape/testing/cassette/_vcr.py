@@ -1,0 +1,258 @@
+"""Plug the tooltape format into vcrpy: a serializer, persisters and scrub hooks.
+
+::
+
+    my_vcr = vcr.VCR(
+        before_record_request=before_record_request,
+        before_record_response=before_record_response,
+    )
+    my_vcr.register_serializer("tooltape", TooltapeSerializer())
+    my_vcr.register_persister(TooltapePersister)
+    with my_vcr.use_cassette("cassettes/test_x.json", serializer="tooltape"): ...
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, cast
+
+from tooltape.testing.cassette._errors import CassetteSecretError
+from tooltape.testing.cassette._format import (
+    dump_cassette,
+    parse_cassette,
+    tooltape_version,
+    write_atomic,
+)
+from tooltape.testing.cassette._model import Cassette, CassetteHeader, CassetteSource
+from tooltape.testing.cassette._scan import find_secrets
+from tooltape.testing.cassette._scrub import scrub_body, scrub_headers, scrub_response, scrub_uri
+from tooltape.testing.cassette._vcrdict import (
+    cassette_from_vcr,
+    cassette_to_vcr,
+    raw_body_bytes,
+    request_from_vcr,
+    response_from_vcr,
+    response_to_vcr,
+)
+from tooltape.testing.cassette._vcrpy import (
+    CassetteNotFoundError,
+    VcrRequest,
+    make_request,
+    serialize_with,
+)
+
+__all__ = [
+    "CombinedTooltapePersister",
+    "TooltapePersister",
+    "TooltapeSerializer",
+    "before_record_request",
+    "before_record_response",
+    "serializer",
+]
+
+VcrResponse = dict[str, Any]
+"""vcrpy's response dict: ``{"status": {...}, "headers": {...}, "body": {"string": b}}``."""
+
+
+@dataclass(frozen=True, slots=True)
+class TooltapeSerializer:
+    """A vcrpy serializer writing tooltape JSON and reading tooltape JSON or vcrpy YAML.
+
+    ``source`` and ``provenance`` go into the header of every cassette it writes.
+    Register it with ``vcr.VCR().register_serializer("tooltape", TooltapeSerializer())``.
+    """
+
+    source: CassetteSource = "live"
+    provenance: str | None = None
+
+    def header(self) -> CassetteHeader:
+        """The header written into new cassettes."""
+        return CassetteHeader(tooltape_version(), self.source, self.provenance)
+
+    def to_cassette(self, cassette_dict: Mapping[str, Any]) -> Cassette:
+        """A cassette from vcrpy's serialised data (``{"interactions": [...]}``)."""
+        return cassette_from_vcr(cassette_dict, self.header())
+
+    def serialize(self, cassette_dict: dict[str, Any]) -> str:
+        """vcrpy's serialised data as tooltape JSON text."""
+        return dump_cassette(self.to_cassette(cassette_dict))
+
+    def deserialize(self, cassette_string: str) -> dict[str, Any]:
+        """Cassette text of either format as vcrpy's serialised data."""
+        return cassette_to_vcr(parse_cassette(cassette_string))
+
+
+serializer = TooltapeSerializer()
+"""A ready serializer for live recordings."""
+
+
+def _request_dict(request: VcrRequest) -> dict[str, object]:
+    """vcrpy's request dict, headers as lists (what ``Request._to_dict`` gives)."""
+    return {
+        "method": request.method,
+        "uri": request.uri,
+        "body": raw_body_bytes(request.body, "/request/body"),
+        "headers": {name: [value] for name, value in request.headers.items()},
+    }
+
+
+def _interactions(cassette_dict: Mapping[str, Any]) -> dict[str, Any]:
+    """vcrpy's in-memory ``{"requests", "responses"}`` as its serialised data shape."""
+    requests = cast(Sequence[VcrRequest], cassette_dict["requests"])
+    responses = cast(Sequence[VcrResponse], cassette_dict["responses"])
+    data: dict[str, Any] = {
+        "interactions": [
+            {"request": _request_dict(request), "response": response}
+            for request, response in zip(requests, responses, strict=True)
+        ]
+    }
+    if cassette_dict.get("metadata"):
+        data["metadata"] = cassette_dict["metadata"]
+    return data
+
+
+def _request_from_pair(value: Mapping[str, Any]) -> VcrRequest:
+    headers = cast(Mapping[str, list[str]], value["headers"])
+    return make_request(
+        cast(str, value["method"]),
+        cast(str, value["uri"]),
+        cast(bytes, value["body"]),
+        {name: values[0] for name, values in headers.items() if values},
+    )
+
+
+def _read_vcr(path: Path) -> tuple[list[VcrRequest], list[VcrResponse], dict[str, Any]]:
+    """The interactions of one cassette file, either format; missing or empty: not found."""
+    if not path.is_file():
+        raise CassetteNotFoundError(f"no cassette at {path}")
+    text = path.read_text(encoding="utf-8", errors="surrogateescape")
+    if not text.strip():
+        raise CassetteNotFoundError(f"cassette {path} is empty")
+    data = cassette_to_vcr(parse_cassette(text, path=path))
+    pairs = cast(list[dict[str, Any]], data["interactions"])
+    requests = [_request_from_pair(pair["request"]) for pair in pairs]
+    responses = [cast(VcrResponse, pair["response"]) for pair in pairs]
+    return requests, responses, cast(dict[str, Any], data.get("metadata") or {})
+
+
+def _save(cassette_path: str | Path, cassette_dict: Mapping[str, Any], serializer: object) -> None:
+    path = Path(cassette_path)
+    chosen = serializer if isinstance(serializer, TooltapeSerializer) else TooltapeSerializer()
+    cassette = chosen.to_cassette(_interactions(cassette_dict))
+    findings = find_secrets(cassette)
+    if findings:
+        raise CassetteSecretError(path, findings)
+    if isinstance(serializer, TooltapeSerializer):
+        text = dump_cassette(cassette)
+    else:
+        text = serialize_with(cassette_dict, serializer)
+    write_atomic(path, text)
+
+
+class TooltapePersister:
+    """A vcrpy persister: refuses cassettes holding secrets and writes atomically.
+
+    Reading detects the format (tooltape JSON, vcrpy YAML or JSON) from the
+    content, whatever serializer is registered; writing uses that serializer.
+    A missing or empty file raises vcrpy's ``CassetteNotFoundError`` (so vcrpy
+    records it); a file that exists but cannot be read raises ``CassetteError``.
+    Register with ``vcr.VCR().register_persister(TooltapePersister)``.
+    """
+
+    @classmethod
+    def load_cassette(
+        cls, cassette_path: str | Path, serializer: object
+    ) -> (
+        tuple[list[VcrRequest], list[VcrResponse]]
+        | tuple[list[VcrRequest], list[VcrResponse], dict[str, Any]]
+    ):
+        """``(requests, responses[, metadata])`` as vcrpy's own deserialiser returns them."""
+        del serializer  # the format is detected from the content
+        requests, responses, metadata = _read_vcr(Path(cassette_path))
+        if metadata:
+            return requests, responses, metadata
+        return requests, responses
+
+    @staticmethod
+    def save_cassette(
+        cassette_path: str | Path, cassette_dict: dict[str, Any], serializer: object
+    ) -> None:
+        """Scan for secrets (raising ``CassetteSecretError``), then write atomically."""
+        _save(cassette_path, cassette_dict, serializer)
+
+
+@dataclass(frozen=True, slots=True)
+class CombinedTooltapePersister:
+    """:class:`TooltapePersister` that also reads extra cassettes (pytest-recording's
+    ``@pytest.mark.vcr("shared.yaml")``); only the main cassette is ever written.
+    """
+
+    extra_paths: tuple[str, ...] = ()
+
+    def load_cassette(
+        self, cassette_path: str | Path, serializer: object
+    ) -> tuple[list[VcrRequest], list[VcrResponse]]:
+        """The interactions of the main cassette followed by those of each extra one."""
+        del serializer
+        requests: list[VcrRequest] = []
+        responses: list[VcrResponse] = []
+        seen: set[Path] = set()
+        for path in (Path(cassette_path), *(Path(extra) for extra in self.extra_paths)):
+            if path in seen:
+                continue
+            seen.add(path)
+            try:
+                more_requests, more_responses, _ = _read_vcr(path)
+            except CassetteNotFoundError:
+                continue
+            requests.extend(more_requests)
+            responses.extend(more_responses)
+        if not requests:
+            raise CassetteNotFoundError(f"no cassette at {cassette_path}")
+        return requests, responses
+
+    def save_cassette(
+        self, cassette_path: str | Path, cassette_dict: dict[str, Any], serializer: object
+    ) -> None:
+        """Scan for secrets (raising ``CassetteSecretError``), then write atomically."""
+        _save(cassette_path, cassette_dict, serializer)
+
+
+def before_record_request(request: VcrRequest) -> VcrRequest:
+    """vcrpy ``before_record_request`` hook: the request with credentials redacted.
+
+    Returns the same request when there is nothing to redact, else a new one
+    (the request the client sent is never changed).
+    """
+    body_bytes = raw_body_bytes(request.body, "/request/body")
+    headers = dict(request.headers)
+    recorded = request_from_vcr(
+        {"method": request.method, "uri": request.uri, "headers": headers, "body": body_bytes}
+    )
+    uri = scrub_uri(recorded.uri)
+    scrubbed_headers = scrub_headers(recorded.headers)
+    body = scrub_body(recorded.body)
+    if uri is recorded.uri and scrubbed_headers is recorded.headers and body is recorded.body:
+        return request
+    new_body = body_bytes if body is recorded.body else body.to_bytes()
+    new_headers = {name: values[0] for name, values in scrubbed_headers.items() if values}
+    if "content-length" in new_headers:
+        new_headers["content-length"] = str(len(new_body))
+    return make_request(request.method, uri, new_body, new_headers)
+
+
+def before_record_response(response: VcrResponse) -> VcrResponse:
+    """vcrpy ``before_record_response`` hook: the response decoded and scrubbed.
+
+    Compressed bodies are decoded (``content-encoding`` dropped) and credentials
+    redacted; a response with neither is returned as it is.
+    """
+    recorded = response_from_vcr(response)
+    scrubbed = scrub_response(recorded)
+    headers = cast(Mapping[str, object], response.get("headers") or {})
+    encoded = any(name.lower() == "content-encoding" for name in headers)
+    if scrubbed is recorded and not encoded:
+        return response
+    return cast(VcrResponse, response_to_vcr(scrubbed))

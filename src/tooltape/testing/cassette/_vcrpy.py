@@ -1,0 +1,53 @@
+"""Typed handles on the few vcrpy names tooltape uses.
+
+vcrpy ships no type information, so its names are bound here once, through
+``importlib``, to the precise types the rest of the package relies on.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable, Mapping
+from typing import Any, Protocol, cast
+
+__all__ = ["CassetteNotFoundError", "VcrRequest", "make_request", "serialize_with"]
+
+
+class VcrRequest(Protocol):
+    """The parts of ``vcr.request.Request`` tooltape reads."""
+
+    @property
+    def method(self) -> str:
+        """The HTTP method."""
+        ...
+
+    @property
+    def uri(self) -> str:
+        """The full URI."""
+        ...
+
+    @property
+    def body(self) -> object:
+        """``bytes``, ``None``, or a file / iterator for streamed uploads."""
+        ...
+
+    @property
+    def headers(self) -> Mapping[str, str]:
+        """Case-insensitive single-valued headers."""
+        ...
+
+
+_request_module = importlib.import_module("vcr.request")
+_filesystem_module = importlib.import_module("vcr.persisters.filesystem")
+_serialize_module = importlib.import_module("vcr.serialize")
+
+make_request = cast(
+    Callable[[str, str, bytes, Mapping[str, str]], VcrRequest], _request_module.Request
+)
+"""``vcr.request.Request(method, uri, body, headers)``."""
+
+CassetteNotFoundError = cast(type[FileNotFoundError], _filesystem_module.CassetteNotFoundError)
+"""vcrpy's "no cassette here, record one" signal."""
+
+serialize_with = cast(Callable[[Mapping[str, Any], object], str], _serialize_module.serialize)
+"""``vcr.serialize.serialize(cassette_dict, serializer)``: vcrpy's own writing path."""
