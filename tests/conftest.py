@@ -1,0 +1,36 @@
+"""Shared fixtures: a stand-in provider adapter and a real ``ToolContext`` built around it."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from tooltape import InProcessEventBus, Prompt, Session, ToolContext
+
+
+class FakeAdapter:
+    """Satisfies ``ProviderAdapter`` for code that only needs an adapter's name."""
+
+    name = "fake-adapter"
+
+    def evaluate(self, prompt: Any, /, *params: object, **options: Any) -> Any:
+        raise AssertionError("these tests never evaluate a prompt against a provider")
+
+
+@pytest.fixture
+def fake_adapter() -> FakeAdapter:
+    return FakeAdapter()
+
+
+@pytest.fixture
+def tool_context(fake_adapter: FakeAdapter) -> ToolContext:
+    """A context for calling a tool handler directly, outside any executor."""
+    bus = InProcessEventBus()
+    return ToolContext(
+        prompt=Prompt(ns="tests", key="direct-call"),
+        rendered_prompt=None,
+        adapter=fake_adapter,
+        session=Session(bus),
+        event_bus=bus,
+    )
