@@ -1,0 +1,129 @@
+"""``ToolResult``: constructors, rendering and what the model is shown.
+
+Rules (tool-runtime seed and DESIGN): ``ok`` carries a value and succeeds,
+``error`` fails with ``value=None``; ``render()`` is the value's own
+``render()`` if it has one, else compact JSON with ``None`` left out, and
+``""`` when there is no value; ``exclude_value_from_context`` keeps the value
+out of the text sent to the model while the value stays on the result.
+"""
+
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+import pytest
+
+from tooltape import ToolResult
+
+
+@dataclass(frozen=True)
+class Link:
+    url: str
+    title: str | None = None
+
+
+@dataclass(frozen=True)
+class Page:
+    heading: str
+    summary: str | None
+    links: tuple[Link, ...] = ()
+    extra: dict[str, Any] = field(default_factory=lambda: {})
+
+
+@dataclass(frozen=True)
+class Table:
+    rows: tuple[tuple[str, int], ...]
+
+    def render(self) -> str:
+        return "\n".join(f"{name} | {count}" for name, count in self.rows)
+
+
+def compact(data: object) -> str:
+    return json.dumps(data, separators=(",", ":"))
+
+
+def test_ok_carries_the_value_and_succeeds() -> None:
+    result = ToolResult.ok(Link("https://a.example"), message="Found it.")
+    assert result.success is True
+    assert result.value == Link("https://a.example")
+    assert result.message == "Found it."
+    assert result.exclude_value_from_context is False
+
+
+def test_error_fails_without_a_value() -> None:
+    result = ToolResult.error("The index is offline; try again later.")
+    assert result.success is False
+    assert result.value is None
+    assert result.message == "The index is offline; try again later."
+
+
+def test_subscripted_construction_builds_a_plain_tool_result() -> None:
+    result = ToolResult[Link](message="m", value=Link("u"))
+    assert type(result) is ToolResult
+    assert result == ToolResult(message="m", value=Link("u"))
+    assert result.success is True
+
+
+def test_render_uses_the_value_s_own_render() -> None:
+    table = Table(rows=(("a", 1), ("b", 2)))
+    assert ToolResult.ok(table).render() == table.render()
+
+
+def test_render_without_a_value_is_empty() -> None:
+    assert ToolResult.error("failed").render() == ""
+    assert ToolResult[Any](message="nothing to show").render() == ""
+
+
+def test_render_is_compact_json_with_none_left_out_at_every_level() -> None:
+    page = Page(
+        heading="Tools",
+        summary=None,
+        links=(Link("https://a.example", title="A"), Link("https://b.example")),
+        extra={"lang": "en", "author": None, "meta": {"draft": None, "words": 3}},
+    )
+    expected = {
+        "heading": "Tools",
+        "links": [{"url": "https://a.example", "title": "A"}, {"url": "https://b.example"}],
+        "extra": {"lang": "en", "meta": {"words": 3}},
+    }
+    assert ToolResult.ok(page).render() == compact(expected)
+
+
+@pytest.mark.parametrize(
+    ("value", "data"),
+    [
+        ({"a": 1, "b": None}, {"a": 1}),
+        ([1, 2, 3], [1, 2, 3]),
+        (42, 42),
+        (True, True),
+    ],
+)
+def test_render_of_plain_json_values(value: object, data: object) -> None:
+    assert ToolResult.ok(value).render() == compact(data)
+
+
+def test_model_output_of_a_success_has_the_message_and_the_rendered_value() -> None:
+    result = ToolResult.ok(Link("https://a.example"), message="Found one link.")
+    output = result.model_output()
+    assert "Found one link." in output
+    assert result.render() in output
+
+
+def test_model_output_of_a_value_without_message_is_the_rendered_value() -> None:
+    result = ToolResult.ok(Link("https://a.example"))
+    assert result.model_output() == result.render()
+
+
+def test_model_output_of_a_failure_is_its_message() -> None:
+    assert ToolResult.error("Bad id; send a numeric id.").model_output() == (
+        "Bad id; send a numeric id."
+    )
+
+
+def test_excluded_value_stays_on_the_result_but_out_of_the_model_output() -> None:
+    secret = Link("https://internal.example/token=abc")
+    result = ToolResult(message="Stored the link.", value=secret, exclude_value_from_context=True)
+    assert result.model_output() == "Stored the link."
+    assert "internal.example" not in result.model_output()
+    assert result.value is secret
+    assert "internal.example" in result.render()
