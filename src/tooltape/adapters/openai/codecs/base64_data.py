@@ -1,0 +1,33 @@
+"""Decode the base64 payloads responses carry (``data:`` URLs, image results)."""
+
+from __future__ import annotations
+
+import base64
+import binascii
+from urllib.parse import unquote_to_bytes
+
+from tooltape.adapters.openai.codecs.failures import UNKNOWN_PROMPT
+from tooltape.prompt import PromptEvaluationError
+
+
+def decode_base64(data: str, *, where: str) -> bytes:
+    """The bytes of base64 ``data``; a corrupt payload is a parse error naming ``where``."""
+    try:
+        return base64.b64decode(data, validate=True)
+    except (binascii.Error, ValueError) as exc:
+        raise PromptEvaluationError(
+            f"{where}: the provider sent base64 data that does not decode ({exc}).",
+            prompt_name=UNKNOWN_PROMPT,
+            phase="parse",
+        ) from exc
+
+
+def decode_data_url(url: str, *, where: str) -> tuple[str, bytes] | None:
+    """``(mime_type, bytes)`` of a base64 ``data:`` URL, ``None`` for any other URL."""
+    if not url.startswith("data:"):
+        return None
+    header, _, payload = url[5:].partition(",")
+    mime_type, _, encoding = header.partition(";")
+    if encoding != "base64":
+        return mime_type or "text/plain", unquote_to_bytes(payload)
+    return mime_type or "application/octet-stream", decode_base64(payload, where=where)

@@ -1,0 +1,34 @@
+"""The codecs the OpenAI adapter registers by default, keyed by kind."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tooltape.adapters.codec import ClientToolCodec, HostedToolCodec
+from tooltape.adapters.openai.codecs.apply_patch import ApplyPatchCodec
+from tooltape.adapters.openai.codecs.code_interpreter import CodeInterpreterCodec
+from tooltape.adapters.openai.codecs.file_search import FileSearchCodec
+from tooltape.adapters.openai.codecs.image_generation import ImageGenerationCodec
+from tooltape.adapters.openai.codecs.local_shell import LocalShellCodec
+from tooltape.adapters.openai.codecs.mcp import McpCodec
+from tooltape.adapters.openai.codecs.shell import ShellCodec
+from tooltape.adapters.openai.codecs.web_search import WebSearchCodec
+
+
+def default_hosted_tool_codecs() -> dict[str, HostedToolCodec[Any, Any]]:
+    """A fresh ``{kind: codec}`` for every hosted kind (web_search ... shell)."""
+    codecs: tuple[HostedToolCodec[Any, Any], ...] = (
+        WebSearchCodec(),
+        FileSearchCodec(),
+        CodeInterpreterCodec(),
+        ImageGenerationCodec(),
+        McpCodec(),
+        ShellCodec(),
+    )
+    return {codec.kind: codec for codec in codecs}
+
+
+def default_client_tool_codecs() -> dict[str, ClientToolCodec]:
+    """A fresh ``{kind: codec}`` for the client-executed provider tools (apply_patch, shell)."""
+    codecs: tuple[ClientToolCodec, ...] = (ApplyPatchCodec(), LocalShellCodec())
+    return {codec.kind: codec for codec in codecs}
