@@ -8,6 +8,7 @@ out of the text sent to the model while the value stays on the result.
 """
 
 import json
+import typing
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -127,3 +128,14 @@ def test_excluded_value_stays_on_the_result_but_out_of_the_model_output() -> Non
     assert "internal.example" not in result.model_output()
     assert result.value is secret
     assert "internal.example" in result.render()
+
+
+def test_subscripted_types_can_be_used_in_unions_evaluated_at_run_time() -> None:
+    # Without ``from __future__ import annotations`` an annotation such as
+    # ``-> ToolResult[Link] | None`` is evaluated when the function is defined.
+    def maybe_link(found: bool) -> ToolResult[Link] | None:
+        return ToolResult.ok(Link("u")) if found else None
+
+    hints = typing.get_type_hints(maybe_link)
+    assert typing.get_args(hints["return"]) == (ToolResult[Link], type(None))
+    assert typing.get_args(str | ToolResult[Link]) == (str, ToolResult[Link])

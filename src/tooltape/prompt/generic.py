@@ -8,7 +8,7 @@ arguments as keyword arguments (``params_type=P, result_type=R``).
 
 from __future__ import annotations
 
-from typing import Any, cast
+from typing import Any, Union, cast
 
 
 class TypeArgsAlias:
@@ -41,6 +41,13 @@ class TypeArgsAlias:
 
     def __getitem__(self, params: object) -> TypeArgsAlias:
         return specialize(self.__origin__, params)
+
+    def __or__(self, other: object) -> Any:
+        """``Tool[P, R] | None`` in an annotation evaluated at run time."""
+        return Union[self, other]  # noqa: UP007 - a run-time union of run-time objects
+
+    def __ror__(self, other: object) -> Any:
+        return Union[other, self]  # noqa: UP007
 
     def __eq__(self, other: object) -> bool:
         return (
