@@ -1,0 +1,499 @@
+"""Semantic request matching: the wire-drift alarm.
+
+``diff_json`` compares two JSON documents the way a server reads them (object
+key order is irrelevant, array order is not, ``1 == 1.0``) and returns one
+``FieldDifference`` per differing field. ``format_differences`` turns them into
+a short, stable report. ``make_body_matcher`` and ``path_matcher`` are vcrpy
+request matchers built on them: when no recorded request matches, vcrpy shows
+their messages, so a drifted request body reads as a field-level diff.
+
+Volatile path patterns name fields to ignore. A pattern is a dotted path whose
+segments are object keys or array indexes (``tools[0].filters`` and
+``tools.0.filters`` are the same); ``*`` matches exactly one key or index and
+``**`` any number of them (including none). A matching path is ignored with
+everything below it, e.g. ``"metadata"``, ``"input.*.encrypted_content"``,
+``"**.id"``. Keys containing ``.``, ``[`` or ``]`` cannot be named in patterns.
+"""
+
+from __future__ import annotations
+
+import difflib
+import gzip
+import json
+import math
+import re
+import zlib
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from enum import StrEnum
+from functools import lru_cache
+from typing import Any, Protocol, cast
+
+__all__ = [
+    "DEFAULT_VOLATILE_FIELDS",
+    "DifferenceKind",
+    "FieldDifference",
+    "RequestLike",
+    "diff_json",
+    "format_differences",
+    "format_path",
+    "make_body_matcher",
+    "path_matcher",
+]
+
+DEFAULT_VOLATILE_FIELDS: tuple[str, ...] = (
+    "metadata",
+    "user",
+    "safety_identifier",
+    "prompt_cache_key",
+    "**.encrypted_content",
+)
+"""Responses API request fields that vary between runs without changing what is asked.
+
+``metadata``, ``user``, ``safety_identifier`` and ``prompt_cache_key`` are
+caller bookkeeping (run ids, hashed user ids, cache routing) that the model
+never reads. ``encrypted_content`` is an opaque reasoning blob echoed back in
+follow-up turns; it differs on every recording and is redacted in cassettes.
+"""
+
+PathPart = str | int
+
+
+class DifferenceKind(StrEnum):
+    """How a field differs between the recorded and the current document."""
+
+    CHANGED = "changed"
+    ADDED = "added"
+    REMOVED = "removed"
+    TYPE_CHANGED = "type changed"
+
+
+@dataclass(frozen=True, slots=True)
+class FieldDifference:
+    """One differing field.
+
+    ``parts`` is the path as keys and indexes (``("tools", 0, "type")``);
+    ``recorded`` is ``None`` for an added field and ``current`` is ``None`` for
+    a removed one (``kind`` says which). An added array item carries its index
+    in the current array, a removed one its index in the recorded array.
+    """
+
+    parts: tuple[PathPart, ...]
+    kind: DifferenceKind
+    recorded: object = None
+    current: object = None
+
+    @property
+    def path(self) -> str:
+        """The path as text, e.g. ``tools[0].filters.allowed_domains[1]``."""
+        return format_path(self.parts)
+
+
+_IDENTIFIER = re.compile(r"[A-Za-z_$][A-Za-z0-9_$-]*\Z")
+
+
+def format_path(parts: Sequence[PathPart]) -> str:
+    """``("tools", 0, "type")`` as ``tools[0].type``; odd keys are quoted: ``metadata["a.b"]``."""
+    text = ""
+    for part in parts:
+        if isinstance(part, int):
+            text += f"[{part}]"
+        elif _IDENTIFIER.match(part):
+            text += f".{part}" if text else part
+        else:
+            text += f"[{json.dumps(part, ensure_ascii=False)}]"
+    return text
+
+
+# --- volatile patterns -------------------------------------------------------
+
+_BRACKET = re.compile(r"\[([^\]]*)\]")
+
+
+@lru_cache(maxsize=256)
+def _compile(pattern: str) -> tuple[str, ...]:
+    text = pattern.strip()
+    dotted = _BRACKET.sub(lambda m: "." + m.group(1), text)
+    if text.startswith("["):
+        dotted = dotted[1:]
+    segments = tuple(dotted.split("."))
+    if not all(segments):
+        raise ValueError(f"Invalid volatile path pattern {pattern!r}.")
+    return segments
+
+
+def _matches(pattern: tuple[str, ...], path: tuple[PathPart, ...]) -> bool:
+    if not pattern:
+        return not path
+    head, rest = pattern[0], pattern[1:]
+    if head == "**":
+        return any(_matches(rest, path[start:]) for start in range(len(path) + 1))
+    if not path:
+        return False
+    return (head == "*" or head == str(path[0])) and _matches(rest, path[1:])
+
+
+class _Volatile:
+    """Compiled volatile patterns."""
+
+    __slots__ = ("_patterns",)
+
+    def __init__(self, patterns: Iterable[str]) -> None:
+        if isinstance(patterns, str):
+            patterns = (patterns,)
+        self._patterns = tuple(_compile(p) for p in patterns)
+
+    def __call__(self, path: tuple[PathPart, ...]) -> bool:
+        return any(_matches(p, path) for p in self._patterns)
+
+
+# --- comparison --------------------------------------------------------------
+
+
+def _kind_of(value: object) -> str:
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "boolean"
+    if isinstance(value, (int, float)):
+        return "number"
+    if isinstance(value, str):
+        return "string"
+    if isinstance(value, (list, tuple)):
+        return "array"
+    if isinstance(value, Mapping):
+        return "object"
+    return type(value).__name__
+
+
+def _same_scalar(a: object, b: object) -> bool:
+    if isinstance(a, float) and isinstance(b, float) and math.isnan(a) and math.isnan(b):
+        return True
+    return a == b
+
+
+def _canonical(value: object, path: tuple[PathPart, ...], volatile: _Volatile) -> str:
+    """A string equal for semantically equal values (volatile fields masked)."""
+    if volatile(path):
+        return "~"
+    kind = _kind_of(value)
+    if kind == "object":
+        items = cast("Mapping[str, object]", value)
+        inner = ",".join(
+            f"{json.dumps(str(k))}:{_canonical(items[k], (*path, k), volatile)}"
+            for k in sorted(items, key=str)
+        )
+        return "{" + inner + "}"
+    if kind == "array":
+        seq = cast("Sequence[object]", value)
+        return "[" + ",".join(_canonical(v, (*path, i), volatile) for i, v in enumerate(seq)) + "]"
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    if kind in ("null", "boolean", "number", "string"):
+        return json.dumps(value)
+    return repr(value)
+
+
+class _Differ:
+    __slots__ = ("_out", "_volatile")
+
+    def __init__(self, volatile: _Volatile) -> None:
+        self._volatile = volatile
+        self._out: list[FieldDifference] = []
+
+    def run(self, recorded: object, current: object) -> tuple[FieldDifference, ...]:
+        self._compare(recorded, current, ())
+        return tuple(self._out)
+
+    def _compare(self, recorded: object, current: object, path: tuple[PathPart, ...]) -> None:
+        if self._volatile(path):
+            return
+        kind_r, kind_c = _kind_of(recorded), _kind_of(current)
+        if kind_r != kind_c:
+            self._out.append(FieldDifference(path, DifferenceKind.TYPE_CHANGED, recorded, current))
+        elif kind_r == "object":
+            self._objects(
+                cast("Mapping[str, object]", recorded), cast("Mapping[str, object]", current), path
+            )
+        elif kind_r == "array":
+            self._arrays(
+                cast("Sequence[object]", recorded), cast("Sequence[object]", current), path
+            )
+        elif not _same_scalar(recorded, current):
+            self._out.append(FieldDifference(path, DifferenceKind.CHANGED, recorded, current))
+
+    def _added(self, path: tuple[PathPart, ...], value: object) -> None:
+        if not self._volatile(path):
+            self._out.append(FieldDifference(path, DifferenceKind.ADDED, None, value))
+
+    def _removed(self, path: tuple[PathPart, ...], value: object) -> None:
+        if not self._volatile(path):
+            self._out.append(FieldDifference(path, DifferenceKind.REMOVED, value, None))
+
+    def _objects(
+        self,
+        recorded: Mapping[str, object],
+        current: Mapping[str, object],
+        path: tuple[PathPart, ...],
+    ) -> None:
+        for key in sorted({*recorded, *current}, key=str):
+            child = (*path, key)
+            if key not in current:
+                self._removed(child, recorded[key])
+            elif key not in recorded:
+                self._added(child, current[key])
+            else:
+                self._compare(recorded[key], current[key], child)
+
+    def _arrays(
+        self, recorded: Sequence[object], current: Sequence[object], path: tuple[PathPart, ...]
+    ) -> None:
+        # Same length: items changed in place. Otherwise align the arrays so an
+        # inserted or dropped item is reported once, not as a shift of the rest.
+        if len(recorded) == len(current):
+            for index, (old, new) in enumerate(zip(recorded, current, strict=True)):
+                self._compare(old, new, (*path, index))
+            return
+        keys_r = [_canonical(v, (*path, i), self._volatile) for i, v in enumerate(recorded)]
+        keys_c = [_canonical(v, (*path, i), self._volatile) for i, v in enumerate(current)]
+        matcher = difflib.SequenceMatcher(None, keys_r, keys_c, autojunk=False)
+        for tag, i1, i2, j1, j2 in matcher.get_opcodes():
+            if tag == "equal":
+                continue  # equal canonical keys: nothing but volatile fields differ
+            paired = min(i2 - i1, j2 - j1)
+            for offset in range(paired):
+                self._compare(recorded[i1 + offset], current[j1 + offset], (*path, j1 + offset))
+            for i in range(i1 + paired, i2):
+                self._removed((*path, i), recorded[i])
+            for j in range(j1 + paired, j2):
+                self._added((*path, j), current[j])
+
+
+def _maybe_parse(value: object) -> object:
+    if isinstance(value, (bytes, bytearray)):
+        try:
+            value = bytes(value).decode("utf-8")
+        except UnicodeDecodeError:
+            return bytes(value)
+    if isinstance(value, str):
+        try:
+            return cast(object, json.loads(value))
+        except ValueError:
+            return value
+    return value
+
+
+def diff_json(
+    recorded: object, current: object, *, volatile: Iterable[str] = ()
+) -> tuple[FieldDifference, ...]:
+    """Field-level differences between two JSON documents, in document order.
+
+    Either side may be a parsed tree or a JSON text (``str``/``bytes``), which
+    is parsed first; a text that is not JSON is compared as a string. Object
+    key order is ignored, array order is not; ``1 == 1.0`` but ``1 != true``.
+    ``volatile`` holds path patterns (see the module docstring) whose fields
+    are ignored. Returns ``()`` when the documents are equivalent.
+    """
+    return _Differ(_Volatile(volatile)).run(_maybe_parse(recorded), _maybe_parse(current))
+
+
+# --- report ------------------------------------------------------------------
+
+_VALUE_WIDTH = 80
+
+
+def _show(value: object) -> str:
+    try:
+        text = json.dumps(value, ensure_ascii=False, sort_keys=True, default=repr)
+    except ValueError:  # circular structures
+        text = repr(value)
+    if len(text) > _VALUE_WIDTH:
+        return f"{text[: _VALUE_WIDTH - 1]}… ({len(text)} chars)"
+    return text
+
+
+def _line(diff: FieldDifference) -> str:
+    path = diff.path or "(root)"
+    if diff.kind is DifferenceKind.ADDED:
+        return f"+ {path}: {_show(diff.current)}"
+    if diff.kind is DifferenceKind.REMOVED:
+        return f"- {path}: {_show(diff.recorded)}"
+    line = f"~ {path}: {_show(diff.recorded)} -> {_show(diff.current)}"
+    if diff.kind is DifferenceKind.TYPE_CHANGED:
+        line += f" ({_kind_of(diff.recorded)} -> {_kind_of(diff.current)})"
+    return line
+
+
+def format_differences(diffs: Sequence[FieldDifference], *, limit: int = 20) -> str:
+    """One line per difference: ``~ path: old -> new``, ``+ path: new``, ``- path: old``.
+
+    Values are compact JSON with sorted keys, cut at 80 characters; at most
+    ``limit`` lines are shown, followed by a count of the rest. Returns ``""``
+    for no differences.
+    """
+    shown = [_line(d) for d in diffs[: max(limit, 0)]]
+    hidden = len(diffs) - len(shown)
+    if hidden > 0:
+        shown.append(f"… and {hidden} more difference{'s' if hidden != 1 else ''}")
+    return "\n".join(shown)
+
+
+# --- vcrpy matchers ----------------------------------------------------------
+
+
+class RequestLike(Protocol):
+    """What the matchers read from a request: ``vcr.request.Request`` fits."""
+
+    @property
+    def body(self) -> Any: ...
+
+    @property
+    def headers(self) -> Any: ...
+
+
+class _PathRequest(Protocol):
+    @property
+    def path(self) -> str: ...
+
+
+def _header(request: RequestLike, name: str) -> str:
+    headers: object = request.headers
+    if not isinstance(headers, Mapping):
+        return ""
+    items = cast("Mapping[str, object]", headers).items()
+    for key, value in items:
+        if key.lower() == name:
+            if isinstance(value, (list, tuple)):
+                value = cast("Sequence[object]", value)[0] if value else ""
+            return str(value)
+    return ""
+
+
+def _raw_body(body: object) -> object:
+    """Bytes of a vcrpy body (``bytes``, ``str``, file, iterator), or an already parsed tree."""
+    if body is None:
+        return b""
+    if isinstance(body, str):
+        return body.encode("utf-8")
+    if isinstance(body, (bytes, bytearray)):
+        return bytes(body)
+    if isinstance(body, (Mapping, list)):
+        return cast(object, body)
+    read = getattr(body, "read", None)
+    if callable(read):
+        return _raw_body(read())
+    if isinstance(body, Iterator):
+        chunks = cast("Iterator[object]", body)
+        return b"".join(cast("bytes", _raw_body(chunk)) for chunk in chunks)
+    return body
+
+
+def _decoded(request: RequestLike) -> object:
+    raw = _raw_body(request.body)
+    if not isinstance(raw, bytes):
+        return raw
+    encoding = _header(request, "content-encoding").strip().lower()
+    try:
+        if encoding == "gzip" or raw[:2] == b"\x1f\x8b":
+            raw = gzip.decompress(raw)
+        elif encoding == "deflate":
+            raw = zlib.decompress(raw)
+    except (OSError, EOFError, zlib.error):
+        pass  # compared as the bytes they are
+    return raw
+
+
+_NOT_JSON = object()
+
+
+def _as_json(body: object) -> object:
+    if not isinstance(body, bytes):
+        return body
+    if not body.strip():
+        return None
+    try:
+        return cast(object, json.loads(body))
+    except ValueError:
+        return _NOT_JSON
+
+
+def _bytes_message(recorded: bytes, current: bytes) -> str:
+    at = next(
+        (i for i, (a, b) in enumerate(zip(recorded, current, strict=False)) if a != b),
+        min(len(recorded), len(current)),
+    )
+    return (
+        f"the bodies differ ({len(recorded)} bytes recorded, {len(current)} bytes in this "
+        f"request; first difference at byte {at})"
+    )
+
+
+def make_body_matcher(
+    volatile: Iterable[str] = (),
+    *,
+    include_defaults: bool = True,
+    limit: int = 20,
+    name: str = "json_body",
+) -> Callable[[RequestLike, RequestLike], None]:
+    """A vcrpy matcher comparing request bodies with ``diff_json``.
+
+    ``volatile`` patterns are ignored, on top of ``DEFAULT_VOLATILE_FIELDS``
+    unless ``include_defaults`` is false. Bodies may be bytes or text,
+    gzip/deflate encoded, JSON or not (non-JSON bodies must be byte-equal).
+    On a mismatch it raises ``AssertionError`` whose message is the formatted
+    field diff (``recorded -> this request``), which vcrpy shows when no
+    recorded request matches. Register it with
+    ``vcr.register_matcher(name, matcher)`` and list ``name`` in ``match_on``.
+    """
+    patterns = tuple(volatile) if not isinstance(volatile, str) else (volatile,)
+    if include_defaults:
+        patterns = (*DEFAULT_VOLATILE_FIELDS, *patterns)
+    for pattern in patterns:
+        _compile(pattern)  # fail at configuration time, not on the first request
+
+    def matcher(r1: RequestLike, r2: RequestLike) -> None:
+        # vcrpy passes the request being made first and the recorded one second.
+        current_raw, recorded_raw = _decoded(r1), _decoded(r2)
+        current, recorded = _as_json(current_raw), _as_json(recorded_raw)
+        if current is _NOT_JSON and recorded is _NOT_JSON:
+            if current_raw != recorded_raw:
+                raise AssertionError(
+                    _bytes_message(cast(bytes, recorded_raw), cast(bytes, current_raw))
+                )
+            return
+        if current is _NOT_JSON or recorded is _NOT_JSON:
+            which = "this request's" if current is _NOT_JSON else "the recorded"
+            raise AssertionError(f"{which} body is not JSON, the other one is")
+        diffs = diff_json(recorded, current, volatile=patterns)
+        if diffs:
+            count = f"{len(diffs)} field{'s' if len(diffs) != 1 else ''}"
+            header = f"{count} of the JSON body differ (recorded -> this request):"
+            raise AssertionError(f"{header}\n{format_differences(diffs, limit=limit)}")
+
+    matcher.__name__ = name
+    matcher.__qualname__ = name
+    return matcher
+
+
+_API_VERSION = re.compile(r"v\d+\Z")
+
+
+def _api_path(path: str) -> str:
+    segments = [s for s in path.split("/") if s]
+    for index, segment in enumerate(segments):
+        if _API_VERSION.match(segment):
+            segments = segments[index:]
+            break
+    return "/" + "/".join(segments)
+
+
+def path_matcher(r1: _PathRequest, r2: _PathRequest) -> None:
+    """vcrpy matcher: the API path from the version segment on (``/v1/responses``).
+
+    Unlike vcrpy's ``path`` it ignores a base-URL prefix before ``/v1`` (a
+    proxy or gateway mount point), duplicate and trailing slashes, so a
+    cassette recorded against one base URL replays against another.
+    """
+    current, recorded = _api_path(r1.path), _api_path(r2.path)
+    if current != recorded:
+        raise AssertionError(f"{r1.path} != {r2.path} (compared as {current} and {recorded})")
