@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import base64
 import binascii
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
+from itertools import chain
 from typing import cast, get_args
 
 from tooltape.testing.cassette._errors import StructureError
@@ -119,41 +120,65 @@ def cassette_to_document(cassette: Cassette) -> dict[str, object]:
     return doc
 
 
-def _headers_from_document(value: object, where: str) -> dict[str, tuple[str, ...]]:
-    headers: dict[str, tuple[str, ...]] = {}
-    for name, values in expect_map(value, where).items():
-        at = pointer(where, name)
+def _headers_from_document(value: object, where: str, key: str) -> dict[str, tuple[str, ...]]:
+    raw = expect_map(value, where, key)
+    headers = {
+        name.lower(): (values,) if isinstance(values, str) else tuple(cast(list[str], values))
+        for name, values in raw.items()
+        if isinstance(values, (str, list))
+    }
+    if len(headers) == len(raw) and _all_strings(headers.values()):
+        return headers
+    headers_at = pointer(where, key)  # a wrong value, or names differing only in case
+    merged: dict[str, tuple[str, ...]] = {}
+    for name, values in raw.items():
         if isinstance(values, str):
-            headers[name.lower()] = (values,)
-            continue
-        items = expect_list(values, at)
-        headers[name.lower()] = tuple(
-            expect_str(item, pointer(at, i)) for i, item in enumerate(items)
-        )
-    return headers
+            items: tuple[str, ...] = (values,)
+        else:
+            listed = expect_list(values, headers_at, name)
+            at = pointer(headers_at, name)
+            items = tuple(expect_str(item, at, index) for index, item in enumerate(listed))
+        merged[name.lower()] = merged.get(name.lower(), ()) + items
+    return merged
+
+
+def _all_strings(groups: Iterable[tuple[str, ...]]) -> bool:
+    try:
+        "".join(chain.from_iterable(groups))  # C-speed check; headers are read for every test
+    except TypeError:
+        return False
+    return True
 
 
 def _optional_str(doc: Mapping[str, object], key: str, where: str) -> str | None:
     value = doc.get(key)
-    return None if value is None else expect_str(value, pointer(where, key))
+    return None if value is None else expect_str(value, where, key)
+
+
+def _comments(value: object, where: str) -> tuple[str, ...]:
+    if value is None:
+        return ()
+    items = expect_list(value, where, "comments")
+    return tuple(expect_str(item, pointer(where, "comments"), i) for i, item in enumerate(items))
+
+
+_PLAIN_EVENT_KEYS = frozenset({"event", "data"})
 
 
 def _event_from_document(value: object, where: str) -> SseEvent:
     doc = expect_map(value, where)
+    name = doc.get("event")
+    if doc.keys() <= _PLAIN_EVENT_KEYS and (name is None or isinstance(name, str)):
+        data = doc.get("data")  # the common case, kept cheap: streams are long
+        return SseEvent(name, data, isinstance(data, str))
     data = doc.get("data")
-    comments = doc.get("comments")
     return SseEvent(
         event=_optional_str(doc, "event", where),
         data=data,
         raw_data=isinstance(data, str),
         id=_optional_str(doc, "id", where),
         retry=_optional_str(doc, "retry", where),
-        comments=()
-        if comments is None
-        else tuple(
-            expect_str(item, pointer(pointer(where, "comments"), i))
-            for i, item in enumerate(expect_list(comments, pointer(where, "comments")))
-        ),
+        comments=_comments(doc.get("comments"), where),
         raw=_optional_str(doc, "raw", where),
     )
 
@@ -169,55 +194,54 @@ def _body_from_document(value: object, where: str) -> Body:
             where, f"expected exactly one body encoding of {known} or null, got keys {list(doc)}"
         )
     tag = tags[0]
-    at = pointer(where, tag)
     content = doc[tag]
     if tag == "json":
         return JsonBody(content)
     if tag == "text":
-        return TextBody(expect_str(content, at))
+        return TextBody(expect_str(content, where, tag))
     if tag == "base64":
         try:
-            return BinaryBody(base64.b64decode(expect_str(content, at), validate=True))
+            return BinaryBody(base64.b64decode(expect_str(content, where, tag), validate=True))
         except binascii.Error as error:
-            raise StructureError(at, f"invalid base64 ({error})") from None
-    events = expect_list(content, at)
-    line_ending = _optional_str(doc, "line_ending", where) or "\n"
+            raise StructureError(pointer(where, tag), f"invalid base64 ({error})") from None
+    events = expect_list(content, where, tag)
+    at = pointer(where, tag)
     return SseBody(
-        events=tuple(_event_from_document(item, pointer(at, i)) for i, item in enumerate(events)),
-        line_ending=line_ending,
+        events=tuple(_event_from_document(item, f"{at}/{i}") for i, item in enumerate(events)),
+        line_ending=_optional_str(doc, "line_ending", where) or "\n",
     )
 
 
 def _interaction_from_document(value: object, where: str) -> Interaction:
     doc = expect_map(value, where)
-    req_at, resp_at = pointer(where, "request"), pointer(where, "response")
+    req_at, resp_at = f"{where}/request", f"{where}/response"
     req = expect_map(doc.get("request"), req_at)
     resp = expect_map(doc.get("response"), resp_at)
     request = RecordedRequest(
-        method=expect_str(req.get("method"), pointer(req_at, "method")),
-        uri=expect_str(req.get("uri"), pointer(req_at, "uri")),
-        headers=_headers_from_document(req.get("headers", {}), pointer(req_at, "headers")),
-        body=_body_from_document(req.get("body"), pointer(req_at, "body")),
+        method=expect_str(req.get("method"), req_at, "method"),
+        uri=expect_str(req.get("uri"), req_at, "uri"),
+        headers=_headers_from_document(req.get("headers", {}), req_at, "headers"),
+        body=_body_from_document(req.get("body"), f"{req_at}/body"),
     )
     reason = resp.get("reason")
     response = RecordedResponse(
-        status_code=expect_int(resp.get("status_code"), pointer(resp_at, "status_code")),
-        reason="" if reason is None else expect_str(reason, pointer(resp_at, "reason")),
-        headers=_headers_from_document(resp.get("headers", {}), pointer(resp_at, "headers")),
-        body=_body_from_document(resp.get("body"), pointer(resp_at, "body")),
+        status_code=expect_int(resp.get("status_code"), resp_at, "status_code"),
+        reason="" if reason is None else expect_str(reason, resp_at, "reason"),
+        headers=_headers_from_document(resp.get("headers", {}), resp_at, "headers"),
+        body=_body_from_document(resp.get("body"), f"{resp_at}/body"),
     )
     return Interaction(request=request, response=response)
 
 
 def _header_from_document(value: object) -> CassetteHeader:
     doc = expect_map(value, "/tooltape")
-    source = expect_str(doc.get("source"), "/tooltape/source")
+    source = expect_str(doc.get("source"), "/tooltape", "source")
     if source not in _SOURCES:
         raise StructureError(
             "/tooltape/source", f"expected one of {', '.join(_SOURCES)}, got {describe(source)}"
         )
     return CassetteHeader(
-        tooltape_version=expect_str(doc.get("version"), "/tooltape/version"),
+        tooltape_version=expect_str(doc.get("version"), "/tooltape", "version"),
         source=cast(CassetteSource, source),
         provenance=_optional_str(doc, "provenance", "/tooltape"),
     )
@@ -232,8 +256,7 @@ def cassette_from_document(value: object) -> Cassette:
     header = _header_from_document(doc.get("tooltape"))
     items = expect_list(doc.get("interactions"), "/interactions")
     interactions = tuple(
-        _interaction_from_document(item, pointer("/interactions", i))
-        for i, item in enumerate(items)
+        _interaction_from_document(item, f"/interactions/{i}") for i, item in enumerate(items)
     )
     metadata = doc.get("metadata")
     return Cassette(

@@ -16,6 +16,8 @@ from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 from typing import cast
 
+from pydantic_core import from_json
+
 from tooltape.testing.cassette._document import cassette_from_document, cassette_to_document
 from tooltape.testing.cassette._errors import CassetteError, StructureError
 from tooltape.testing.cassette._model import Cassette, CassetteHeader
@@ -113,18 +115,30 @@ def _check_not_special(text: str, path: Path) -> None:
         )
 
 
+def _first_char(text: str) -> str:
+    for char in text[:4096]:  # never copy a large text just to strip it
+        if not char.isspace():
+            return char
+    return text.lstrip()[:1]
+
+
 def _parse_tree(text: str, path: Path) -> object:
-    stripped = text.lstrip()
-    if stripped.startswith("{"):
+    if _first_char(text) == "{":
+        try:
+            return from_json(text)
+        except ValueError:
+            pass  # a syntax error, or a lone surrogate escape only the stdlib accepts
         try:
             return json.loads(text)
         except json.JSONDecodeError as error:
+            _check_not_special(text, path)
             raise CassetteError(
                 path,
                 f"invalid JSON: {error.msg}",
                 line=error.lineno,
                 column=error.colno,
             ) from None
+    _check_not_special(text, path)
     try:
         return load_yaml(text)
     except YamlProblem as problem:
@@ -142,9 +156,8 @@ def parse_cassette(text: str, *, path: Path | str = "<string>") -> Cassette:
     """
     where = Path(path)
     text = text.removeprefix("\ufeff")
-    if not text.strip():
+    if not _first_char(text):
         raise CassetteError(where, "the file is empty")
-    _check_not_special(text, where)
     tree = _parse_tree(text, where)
     empty: Mapping[str, object] = {}
     doc = cast(Mapping[str, object], tree) if isinstance(tree, dict) else empty

@@ -16,8 +16,11 @@ __all__ = ["describe", "expect_int", "expect_list", "expect_map", "expect_str", 
 
 def pointer(parent: str, key: str | int) -> str:
     """Append one JSON-pointer step (``~`` and ``/`` escaped) to ``parent``."""
-    token = str(key).replace("~", "~0").replace("/", "~1")
-    return f"{parent}/{token}"
+    if isinstance(key, int):
+        return f"{parent}/{key}"
+    if "~" in key or "/" in key:
+        key = key.replace("~", "~0").replace("/", "~1")
+    return f"{parent}/{key}"
 
 
 def describe(value: object) -> str:
@@ -30,31 +33,37 @@ def describe(value: object) -> str:
     return f"{type(value).__name__} {text}"
 
 
-def expect_map(value: object, where: str) -> Mapping[str, object]:
-    """``value`` as a mapping, or a :class:`StructureError`."""
-    if not isinstance(value, Mapping):
-        raise StructureError(where, f"expected an object, got {describe(value)}")
-    return cast(Mapping[str, object], value)
+def _at(where: str, key: str | int | None) -> str:
+    return where if key is None else pointer(where, key)
 
 
-def expect_list(value: object, where: str) -> list[object]:
-    """``value`` as a list, or a :class:`StructureError`."""
+def expect_map(value: object, where: str, key: str | int | None = None) -> Mapping[str, object]:
+    """``value`` (found at ``where``/``key``) as a mapping, or a :class:`StructureError`."""
+    if isinstance(value, (dict, Mapping)):  # dict first: the fast check
+        return cast(Mapping[str, object], value)
+    raise StructureError(_at(where, key), f"expected an object, got {describe(value)}")
+
+
+def expect_list(value: object, where: str, key: str | int | None = None) -> list[object]:
+    """``value`` (found at ``where``/``key``) as a list, or a :class:`StructureError`."""
     if not isinstance(value, list):
-        raise StructureError(where, f"expected a list, got {describe(value)}")
+        raise StructureError(_at(where, key), f"expected a list, got {describe(value)}")
     return cast(list[object], value)
 
 
-def expect_str(value: object, where: str) -> str:
-    """``value`` as a string, or a :class:`StructureError`."""
+def expect_str(value: object, where: str, key: str | int | None = None) -> str:
+    """``value`` (found at ``where``/``key``) as a string, or a :class:`StructureError`."""
     if not isinstance(value, str):
-        raise StructureError(where, f"expected a string, got {describe(value)}")
+        raise StructureError(_at(where, key), f"expected a string, got {describe(value)}")
     return value
 
 
-def expect_int(value: object, where: str) -> int:
-    """``value`` as an integer (not a bool), or a :class:`StructureError`."""
+def expect_int(value: object, where: str, key: str | int | None = None) -> int:
+    """``value`` (found at ``where``/``key``) as an integer (not a bool), or a
+    :class:`StructureError`. A string of digits is accepted (some YAML writers quote codes).
+    """
     if isinstance(value, bool) or not isinstance(value, int):
         if isinstance(value, str) and value.isdigit():
             return int(value)
-        raise StructureError(where, f"expected an integer, got {describe(value)}")
+        raise StructureError(_at(where, key), f"expected an integer, got {describe(value)}")
     return value
