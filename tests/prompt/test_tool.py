@@ -155,6 +155,10 @@ class Handlers:
         raise AssertionError("never called")
 
     @staticmethod
+    def context_as_var_keyword(params: Query, **context: ToolContext) -> ToolResult[Answer]:
+        raise AssertionError("never called")
+
+    @staticmethod
     def two_positionals(params: Query, other: int, *, context: ToolContext) -> ToolResult[Answer]:
         raise AssertionError("never called")
 
@@ -198,6 +202,7 @@ def test_handlers_of_the_canonical_shape_are_accepted(handler: Any) -> None:
     [
         Handlers.no_context,
         Handlers.context_positional,
+        Handlers.context_as_var_keyword,
         Handlers.two_positionals,
         Handlers.extra_required_keyword,
         Handlers.no_params,
@@ -205,7 +210,8 @@ def test_handlers_of_the_canonical_shape_are_accepted(handler: Any) -> None:
     ],
     ids=[
         "no-context",
-        "context-not-keyword-only",
+        "context-positional",
+        "context-as-var-keyword",
         "two-positionals",
         "extra-required-keyword-only",
         "no-params",

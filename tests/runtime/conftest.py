@@ -31,6 +31,8 @@ HarnessFactory = Callable[..., Harness]
 def make_harness(fake_adapter: Any) -> HarnessFactory:
     """``make_harness(*tools, hooks=(), prompt_hooks=(), deadline=None, provider="openai")``.
 
+    The tools go into one section; pass ``sections=`` instead for another tree.
+
     Hooks are composed as the adapter does: per-call ``hooks`` outermost, then
     the prompt's ``tool_hooks``.
     """
@@ -41,11 +43,12 @@ def make_harness(fake_adapter: Any) -> HarnessFactory:
         prompt_hooks: Sequence[Callable[..., Any]] = (),
         deadline: datetime | None = None,
         provider: str | None = "openai",
+        sections: Sequence[Section[Any]] = (),
     ) -> Harness:
         prompt: Prompt[Any] = Prompt(
             ns="tests",
             key="runtime",
-            sections=[Section(title="Tools", tools=tools)],
+            sections=sections or [Section(title="Tools", tools=tools)],
             tool_hooks=prompt_hooks,
         )
         rendered = prompt.render()
