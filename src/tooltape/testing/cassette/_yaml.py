@@ -61,7 +61,7 @@ def load_yaml(text: str) -> object:
         return yaml.load(text, Loader=_LOADER)
     except yaml.MarkedYAMLError as error:
         mark = error.problem_mark
-        problem = " ".join(part for part in (error.context, error.problem) if part)
+        problem = ", ".join(part for part in (error.problem, error.context) if part)
         if mark is None:
             raise YamlProblem(problem or str(error), None, None) from None
         raise YamlProblem(problem or str(error), mark.line + 1, mark.column + 1) from None

@@ -1,0 +1,472 @@
+"""The on-disk format: layout, both readers, errors, atomic writes, speed."""
+
+from __future__ import annotations
+
+import gzip
+import json
+import os
+import time
+import zlib
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+import yaml
+from vcr.request import Request
+from vcr.serialize import deserialize as vcr_deserialize
+from vcr.serialize import serialize as vcr_serialize
+from vcr.serializers import jsonserializer, yamlserializer
+
+from tooltape.testing.cassette import (
+    BinaryBody,
+    Cassette,
+    CassetteError,
+    CassetteHeader,
+    EmptyBody,
+    Interaction,
+    JsonBody,
+    RecordedRequest,
+    RecordedResponse,
+    SseBody,
+    SseEvent,
+    TextBody,
+    cassette_to_vcr,
+    dump_cassette,
+    load_cassette,
+    parse_cassette,
+    response_to_vcr,
+    save_cassette,
+)
+
+REAL = Path(
+    os.environ.get(
+        "TOOLTAPE_REAL_CASSETTES",
+        Path(__file__).resolve().parents[3] / "shared" / "real-cassettes" / "openai-responses",
+    )
+)
+REAL_FILES = sorted(REAL.glob("*.yaml"))
+needs_real = pytest.mark.skipif(not REAL_FILES, reason=f"real cassettes not found at {REAL}")
+
+HEADER = CassetteHeader("0.1.0", "synthetic", "synthetic: written by test_cassette_format")
+
+
+def _cassette(*interactions: Interaction) -> Cassette:
+    return Cassette(header=HEADER, interactions=interactions)
+
+
+def _interaction(
+    response_body: object = None, *, content_type: str = "application/json"
+) -> Interaction:
+    return Interaction(
+        RecordedRequest(
+            "POST",
+            "https://api.example.test/v1/responses",
+            {"content-type": ("application/json",), "accept": ("*/*",)},
+            JsonBody({"model": "gpt-5", "input": "hé"}),
+        ),
+        RecordedResponse(
+            200,
+            "OK",
+            {"content-type": (content_type,)},
+            JsonBody(response_body) if response_body is not None else EmptyBody(),
+        ),
+    )
+
+
+def test_dump_layout_is_fixed() -> None:
+    request = RecordedRequest(
+        "POST",
+        "https://api.example.test/v1/responses",
+        # names arrive in any order; the file sorts them
+        {"x-b": ("2",), "accept": ("*/*",), "Content-Type": ("application/json",)},
+        JsonBody({"z": 1, "a": "é"}),
+    )
+    response = RecordedResponse(
+        201,
+        "Created",
+        {"content-type": ("text/event-stream",)},
+        SseBody((SseEvent("done", {"b": [1, 2], "a": None}),)),
+    )
+    text = dump_cassette(_cassette(Interaction(request, response)))
+    assert text == (
+        "{\n"
+        '  "tooltape": {\n'
+        '    "version": "0.1.0",\n'
+        '    "source": "synthetic",\n'
+        '    "provenance": "synthetic: written by test_cassette_format"\n'
+        "  },\n"
+        '  "interactions": [\n'
+        "    {\n"
+        '      "request": {\n'
+        '        "method": "POST",\n'
+        '        "uri": "https://api.example.test/v1/responses",\n'
+        '        "headers": {\n'
+        '          "accept": [\n'
+        '            "*/*"\n'
+        "          ],\n"
+        '          "Content-Type": [\n'
+        '            "application/json"\n'
+        "          ],\n"
+        '          "x-b": [\n'
+        '            "2"\n'
+        "          ]\n"
+        "        },\n"
+        '        "body": {\n'
+        '          "json": {\n'
+        '            "z": 1,\n'
+        '            "a": "é"\n'
+        "          }\n"
+        "        }\n"
+        "      },\n"
+        '      "response": {\n'
+        '        "status_code": 201,\n'
+        '        "reason": "Created",\n'
+        '        "headers": {\n'
+        '          "content-type": [\n'
+        '            "text/event-stream"\n'
+        "          ]\n"
+        "        },\n"
+        '        "body": {\n'
+        '          "sse": [\n'
+        "            {\n"
+        '              "event": "done",\n'
+        '              "data": {\n'
+        '                "b": [\n'
+        "                  1,\n"
+        "                  2\n"
+        "                ],\n"
+        '                "a": null\n'
+        "              }\n"
+        "            }\n"
+        "          ]\n"
+        "        }\n"
+        "      }\n"
+        "    }\n"
+        "  ]\n"
+        "}\n"
+    )
+
+
+@pytest.mark.parametrize(
+    ("body", "on_disk"),
+    [
+        (JsonBody([1, {"b": 2, "a": 1}]), {"json": [1, {"b": 2, "a": 1}]}),
+        (TextBody("plain\ntext"), {"text": "plain\ntext"}),
+        (BinaryBody(b"\x89PNG\x00\xff"), {"base64": "iVBORwD/"}),
+        (EmptyBody(), None),
+        (
+            SseBody((SseEvent("e", "[DONE]", raw_data=True),), line_ending="\r\n"),
+            {"sse": [{"event": "e", "data": "[DONE]"}], "line_ending": "\r\n"},
+        ),
+    ],
+)
+def test_bodies_are_tagged_and_round_trip(body: object, on_disk: object) -> None:
+    interaction = _interaction()
+    response = RecordedResponse(200, "OK", {}, body)  # type: ignore[arg-type]
+    cassette = _cassette(Interaction(interaction.request, response))
+    text = dump_cassette(cassette)
+    assert json.loads(text)["interactions"][0]["response"]["body"] == on_disk
+    reread = parse_cassette(text)
+    assert reread == cassette
+    assert reread.format == "tooltape"
+    assert reread.interactions[0].response.body.to_bytes() == response.body.to_bytes()
+
+
+def test_save_and_load(tmp_path: Path) -> None:
+    cassette = _cassette(_interaction({"id": "resp_1", "output": []}))
+    path = tmp_path / "nested" / "dir" / "test_x.json"
+    save_cassette(path, cassette)
+    assert load_cassette(path) == cassette
+    assert path.read_text(encoding="utf-8").endswith("}\n")
+    assert [p.name for p in path.parent.iterdir()] == ["test_x.json"]  # no temp file left
+
+
+def test_failed_write_keeps_the_old_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    path = tmp_path / "test_x.json"
+    old = _cassette(_interaction({"n": 1}))
+    save_cassette(path, old)
+    before = path.read_bytes()
+
+    def broken_fsync(fd: int) -> None:
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(os, "fsync", broken_fsync)
+    with pytest.raises(OSError, match="No space"):
+        save_cassette(path, _cassette(_interaction({"n": 2})))
+    assert path.read_bytes() == before
+    assert [p.name for p in tmp_path.iterdir()] == ["test_x.json"]
+
+
+@needs_real
+@pytest.mark.parametrize("path", REAL_FILES, ids=[p.name for p in REAL_FILES])
+def test_reads_real_vcrpy_yaml(path: Path) -> None:
+    with path.open(encoding="utf-8") as handle:
+        raw = yaml.load(handle, Loader=yaml.CSafeLoader)
+    cassette = load_cassette(path)
+    assert cassette.format == "vcrpy"
+    assert len(cassette.interactions) == len(raw["interactions"])
+    for interaction, original in zip(cassette.interactions, raw["interactions"], strict=True):
+        for recorded, source in (
+            (interaction.request, original["request"]),
+            (interaction.response, original["response"]),
+        ):
+            if "parsed_body" in source:
+                assert isinstance(recorded.body, JsonBody)
+                assert recorded.body.data == source["parsed_body"]
+            assert set(recorded.headers) == {name.lower() for name in source["headers"]}
+        assert interaction.request.uri == original["request"]["uri"]
+        assert interaction.response.status_code == original["response"]["status"]["code"]
+    # and the tooltape file written from it reads back equal
+    assert parse_cassette(dump_cassette(cassette)) == cassette
+
+
+@needs_real
+def test_real_request_bodies_that_are_not_json() -> None:
+    cassette = load_cassette(REAL / "model_file_search_tool.yaml")
+    upload, *_, delete_store = cassette.interactions
+    assert isinstance(upload.request.body, TextBody)
+    assert 'name="purpose"' in upload.request.body.text
+    assert isinstance(delete_store.request.body, EmptyBody)
+    assert delete_store.request.method == "DELETE"
+
+
+def _vcrpy_yaml(
+    body: bytes, headers: dict[str, list[str]], *, serializer: object = yamlserializer
+) -> str:
+    request = Request("GET", "http://127.0.0.1:1/x", None, {"accept": "*/*"})
+    response = {
+        "status": {"code": 200, "message": "OK"},
+        "headers": headers,
+        "body": {"string": body},
+    }
+    return vcr_serialize({"requests": [request], "responses": [response]}, serializer)
+
+
+@pytest.mark.parametrize(
+    ("encoding", "compress"),
+    [
+        ("gzip", gzip.compress),
+        ("deflate", zlib.compress),
+        ("deflate", lambda data: zlib.compress(data)[2:-4]),  # raw deflate
+    ],
+)
+def test_compressed_bodies_are_decoded(encoding: str, compress: Callable[[bytes], bytes]) -> None:
+    payload = json.dumps({"output": [{"type": "message", "text": "héllo"}]}).encode()
+    compressed = compress(payload)
+    text = _vcrpy_yaml(
+        compressed,
+        {
+            "Content-Type": ["application/json"],
+            "Content-Encoding": [encoding],
+            "Content-Length": [str(len(compressed))],
+        },
+    )
+    response = parse_cassette(text).interactions[0].response
+    assert response.body == JsonBody(json.loads(payload))
+    assert "content-encoding" not in response.headers
+    replay = response_to_vcr(response)
+    replayed = replay["body"]["string"]  # type: ignore[index]
+    assert json.loads(replayed) == json.loads(payload)
+    assert replay["headers"]["content-length"] == [str(len(replayed))]  # type: ignore[index]
+
+
+def test_unknown_encoding_is_kept_as_binary() -> None:
+    text = _vcrpy_yaml(b"\x00\xffzz", {"content-encoding": ["zstd"]})
+    response = parse_cassette(text).interactions[0].response
+    assert response.body == BinaryBody(b"\x00\xffzz")
+    assert response.headers["content-encoding"] == ("zstd",)
+
+
+def test_reads_vcrpy_json_serializer_files() -> None:
+    text = _vcrpy_yaml(
+        b'{"a":1}', {"content-type": ["application/json"]}, serializer=jsonserializer
+    )
+    cassette = parse_cassette(text)
+    assert cassette.format == "vcrpy"
+    assert cassette.interactions[0].response.body == JsonBody({"a": 1})
+
+
+def test_reads_plain_string_bodies_and_old_python_tags() -> None:
+    text = """\
+interactions:
+- request:
+    body: !!python/unicode '{"q": 1}'
+    headers:
+      Content-Type: [application/json]
+    method: POST
+    uri: http://127.0.0.1:1/x
+  response:
+    body: {string: "data: hi\\n\\n"}
+    headers:
+      content-type: [text/event-stream]
+    status: {code: 200, message: OK}
+- request:
+    body: null
+    headers: {}
+    method: GET
+    uri: http://127.0.0.1:1/y
+  response:
+    body: '2024-01-01'
+    headers:
+      content-type: [text/plain]
+    status: {code: '204', message: No Content}
+version: 1
+"""
+    first, second = parse_cassette(text).interactions
+    assert first.request.body == JsonBody({"q": 1})
+    assert first.request.headers == {"content-type": ("application/json",)}
+    assert first.response.body.to_bytes() == b"data: hi\n\n"
+    assert isinstance(first.response.body, SseBody)
+    assert second.request.body == EmptyBody()
+    assert second.response.body == TextBody("2024-01-01")
+    assert second.response.status_code == 204
+
+
+def test_replay_fixes_content_length_of_reserialised_json() -> None:
+    response = RecordedResponse(
+        200,
+        "OK",
+        {"content-length": ("999",), "content-type": ("application/json",)},
+        JsonBody({"a": [1, 2]}),
+    )
+    replay = response_to_vcr(response)
+    assert replay["body"] == {"string": b'{"a":[1,2]}'}
+    assert replay["headers"]["content-length"] == ["11"]  # type: ignore[index]
+
+
+BAD_FILES = [
+    ("", "the file is empty", None),
+    ("   \n", "the file is empty", None),
+    ('{"tooltape": {"version": "1", "source": "live"},\n "interactions": [}', "invalid JSON", 2),
+    (
+        "interactions:\n  - a: 1\n   b: 2\nversion: 1\n",
+        "invalid YAML: did not find expected '-' indicator, while parsing a block collection",
+        3,
+    ),
+    ("just a string\n", "not a cassette", None),
+    ("[1, 2]\n", "not a cassette", None),
+    (
+        '{"tooltape": {"version": "1", "source": "radio"}, "interactions": []}',
+        "/tooltape/source: expected one of live, import, loopback, synthetic",
+        None,
+    ),
+    (
+        '{"tooltape": {"version": "1", "source": "live"}, "interactions": '
+        '[{"request": {"method": "GET", "uri": "x", "headers": {}, "body": null},'
+        ' "response": {"status_code": "abc", "reason": "OK", "headers": {}, "body": null}}]}',
+        "/interactions/0/response/status_code: expected an integer, got str 'abc'",
+        None,
+    ),
+    (
+        '{"tooltape": {"version": "1", "source": "live"}, "interactions": '
+        '[{"request": {"method": "GET", "uri": "x", "headers": {"a": [1]}, "body": null},'
+        ' "response": {"status_code": 200, "reason": "OK", "headers": {}, "body": null}}]}',
+        "/interactions/0/request/headers/a/0: expected a string",
+        None,
+    ),
+    (
+        '{"tooltape": {"version": "1", "source": "live"}, "interactions": '
+        '[{"request": {"method": "GET", "uri": "x", "headers": {}, "body": {"xml": "<a/>"}},'
+        ' "response": {"status_code": 200, "reason": "OK", "headers": {}, "body": null}}]}',
+        "/interactions/0/request/body: expected exactly one body encoding",
+        None,
+    ),
+    (
+        '{"tooltape": {"version": "1", "source": "live"}, "interactions": '
+        '[{"request": {"method": "GET", "uri": "x", "headers": {}, "body": null},'
+        ' "response": {"status_code": 200, "reason": "OK", "headers": {},'
+        ' "body": {"base64": "not base64!"}}}]}',
+        "/interactions/0/response/body/base64: invalid base64",
+        None,
+    ),
+    (
+        "interactions:\n- request: {method: GET, uri: x}\n  response: {status: {message: OK}}\n",
+        "/interactions/0/response/status/code: expected an integer, got null",
+        None,
+    ),
+    (
+        '{\n  "tooltape": {},\n<<<<<<< HEAD\n  "interactions": []\n=======\n>>>>>>> b\n}\n',
+        "merge conflict markers",
+        3,
+    ),
+    ("version https://git-lfs.github.com/spec/v1\noid sha256:abc\n", "Git LFS pointer", None),
+]
+
+
+@pytest.mark.parametrize(("content", "problem", "line"), BAD_FILES)
+def test_unreadable_files_say_where_what_and_how_to_fix(
+    tmp_path: Path, content: str, problem: str, line: int | None
+) -> None:
+    path = tmp_path / "test_bad.json"
+    path.write_text(content, encoding="utf-8")
+    with pytest.raises(CassetteError) as caught:
+        load_cassette(path)
+    message = str(caught.value)
+    assert str(path) in message
+    assert problem in message
+    assert caught.value.path == path
+    assert caught.value.line == line
+    if line is not None:
+        assert f"(line {line}" in message
+    assert "git" in message or "record" in message  # what to do about it
+
+
+def test_invalid_json_reports_line_and_column(tmp_path: Path) -> None:
+    path = tmp_path / "test_bad.json"
+    path.write_text('{\n  "tooltape": {\n    "version": 1,,\n', encoding="utf-8")
+    with pytest.raises(CassetteError, match=r"line 3, column 18\)") as caught:
+        load_cassette(path)
+    assert "re-record it with `pytest --record-mode=rewrite" in str(caught.value)
+
+
+def test_not_utf8(tmp_path: Path) -> None:
+    path = tmp_path / "test_bad.yaml"
+    path.write_bytes(b"interactions:\n- \xff\xfe\n")
+    with pytest.raises(CassetteError, match=r"not UTF-8 text \(byte 0xff at offset 16\) \(line 2"):
+        load_cassette(path)
+
+
+def test_missing_file_says_how_to_record(tmp_path: Path) -> None:
+    with pytest.raises(CassetteError, match="no such file; record it with `pytest --record-mode"):
+        load_cassette(tmp_path / "nope.json")
+
+
+def test_half_written_file_is_reported(tmp_path: Path) -> None:
+    text = dump_cassette(_cassette(_interaction({"id": "resp_1"})))
+    path = tmp_path / "test_cut.json"
+    path.write_text(text[: len(text) // 2], encoding="utf-8")
+    with pytest.raises(CassetteError, match="invalid JSON"):
+        load_cassette(path)
+
+
+def _best_of(runs: int, action: Callable[[], object]) -> float:
+    timings: list[float] = []
+    for _ in range(runs):
+        start = time.perf_counter()
+        action()
+        timings.append(time.perf_counter() - start)
+    return min(timings)
+
+
+@needs_real
+def test_loading_is_at_least_five_times_faster_than_vcrpy_yaml() -> None:
+    interactions = tuple(
+        interaction for path in REAL_FILES for interaction in load_cassette(path).interactions
+    )
+    cassette = _cassette(*interactions)
+    data = cassette_to_vcr(cassette)
+    pairs = data["interactions"]
+    assert isinstance(pairs, list)
+    requests = [Request._from_dict(pair["request"]) for pair in pairs]  # type: ignore[index]
+    responses = [pair["response"] for pair in pairs]  # type: ignore[index]
+    yaml_text = vcr_serialize({"requests": requests, "responses": responses}, yamlserializer)
+    json_text = dump_cassette(cassette)
+    assert parse_cassette(json_text) == cassette
+    ratios: list[float] = []
+    for _ in range(3):  # a busy machine slows one side at random: keep the best attempt
+        vcrpy_time = _best_of(15, lambda: vcr_deserialize(yaml_text, yamlserializer))
+        tooltape_time = _best_of(15, lambda: parse_cassette(json_text))
+        ratios.append(vcrpy_time / tooltape_time)
+        if ratios[-1] >= 5:
+            break
+    assert max(ratios) >= 5, f"tooltape load only {max(ratios):.1f}x faster than vcrpy YAML"

@@ -1,0 +1,176 @@
+"""Server-sent event bodies: parsed into events, replayed byte-for-byte."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import pytest
+import yaml
+from hypothesis import given
+from hypothesis import strategies as st
+
+from tooltape.testing.cassette import (
+    Cassette,
+    CassetteHeader,
+    EmptyBody,
+    Interaction,
+    RecordedRequest,
+    RecordedResponse,
+    SseBody,
+    SseEvent,
+    dump_cassette,
+    load_cassette,
+    parse_cassette,
+    parse_sse,
+)
+
+REAL = Path(
+    os.environ.get(
+        "TOOLTAPE_REAL_CASSETTES",
+        Path(__file__).resolve().parents[3] / "shared" / "real-cassettes" / "openai-responses",
+    )
+)
+STREAM = REAL / "model_web_search_tool_stream.yaml"
+needs_real = pytest.mark.skipif(not STREAM.is_file(), reason=f"real cassettes not found at {REAL}")
+
+
+def _original_stream() -> str:
+    with STREAM.open(encoding="utf-8") as handle:
+        data = yaml.load(handle, Loader=yaml.CSafeLoader)
+    return data["interactions"][0]["response"]["body"]["string"]
+
+
+@needs_real
+def test_real_stream_replays_byte_for_byte() -> None:
+    original = _original_stream()
+    body = parse_sse(original)
+    assert body.to_bytes() == original.encode("utf-8")
+    assert len(body.events) == 61
+    # every event of the real stream is plain JSON: kept as a tree, no raw fallback
+    assert all(not event.raw_data and event.raw is None for event in body.events)
+    assert body.events[0].event == "response.created"
+    first = body.events[0].data
+    assert isinstance(first, dict) and first["type"] == "response.created"
+    assert body.events[-1].event == "response.completed"
+
+
+@needs_real
+def test_real_stream_survives_the_cassette_file() -> None:
+    cassette = load_cassette(STREAM)
+    reread = parse_cassette(dump_cassette(cassette))
+    body = reread.interactions[0].response.body
+    assert isinstance(body, SseBody)
+    assert body.to_bytes() == _original_stream().encode("utf-8")
+
+
+def test_event_data_tree_keeps_key_order() -> None:
+    body = parse_sse('event: x\ndata: {"z":1,"a":{"y":2,"b":3}}\n\n')
+    data = body.events[0].data
+    assert isinstance(data, dict)
+    assert list(data) == ["z", "a"]
+    assert list(data["a"]) == ["y", "b"]
+
+
+@pytest.mark.parametrize(
+    ("stream", "raw_data"),
+    [
+        ('data: {"a": 1}\n\n', True),  # spaces: compact re-serialisation differs
+        ('data: {"a":"\\u00e9"}\n\n', True),  # escaped non-ASCII
+        ("data: [DONE]\n\n", True),
+        ('data: "just a string"\n\n', True),
+        ("data: 42\n\n", True),
+        ('data: {"a":1.0,"b":[true,null]}\n\n', False),
+        ('data: {"é":"ü"}\n\n', False),
+    ],
+)
+def test_data_is_a_tree_only_when_it_reserialises_exactly(stream: str, raw_data: bool) -> None:
+    body = parse_sse(stream)
+    assert body.events[0].raw_data is raw_data
+    assert body.to_text() == stream
+
+
+@pytest.mark.parametrize(
+    "stream",
+    [
+        "id: 7\nevent: message\nretry: 3000\ndata: hello\n\n",
+        ": keep-alive\n\n",
+        ": comment\nevent: ping\ndata: {}\n\n",
+        "data: line one\ndata: line two\n\n",
+        "event: x\r\ndata: {}\r\n\r\n",
+        "event: x\rdata: {}\r\r",
+        "data:no-space\n\n",
+        "event: only\n\n",
+        "retry: 10\nid: 1\ndata: out of canonical order\n\n",
+        "x-unknown: field\ndata: {}\n\n",
+        "data: {}\n\n\n\n",  # extra blank lines
+        "data: truncated",  # unterminated last block
+        'data: {"partial":',  # truncated JSON
+        "data: \n\n",
+        "data:\n\n",
+        ":\n\n",
+        "event: a\ndata: {}\n\r\nevent: b\ndata: {}\n\n",  # mixed line endings
+        "",
+    ],
+)
+def test_unusual_streams_replay_exactly(stream: str) -> None:
+    body = parse_sse(stream)
+    assert body.to_text() == stream
+    # and through the on-disk format too
+    cassette = Cassette(
+        header=CassetteHeader("0", "synthetic", "synthetic: unit test"),
+        interactions=(
+            Interaction(
+                RecordedRequest("GET", "http://127.0.0.1/sse", {}, EmptyBody()),
+                RecordedResponse(200, "OK", {"content-type": ("text/event-stream",)}, body),
+            ),
+        ),
+    )
+    reread = parse_cassette(dump_cassette(cassette)).interactions[0].response.body
+    assert reread.to_bytes() == stream.encode("utf-8")
+
+
+def test_standard_fields_are_parsed() -> None:
+    body = parse_sse(": hi\nid: 7\nevent: message\nretry: 3000\ndata: a\ndata: b\n\n")
+    (event,) = body.events
+    assert event == SseEvent(
+        event="message", data="a\nb", raw_data=True, id="7", retry="3000", comments=("hi",)
+    )
+
+
+def test_built_events_serialise_as_compact_json() -> None:
+    body = SseBody(events=(SseEvent("response.created", {"type": "response.created", "n": 1}),))
+    assert (
+        body.to_bytes() == b'event: response.created\ndata: {"type":"response.created","n":1}\n\n'
+    )
+
+
+def test_an_edited_tree_changes_the_replayed_bytes() -> None:
+    body = parse_sse('event: x\ndata: {"a":1}\n\n')
+    event = body.events[0]
+    assert isinstance(event.data, dict)
+    edited = SseBody(events=(SseEvent(event.event, {"a": 2}),))
+    assert edited.to_text() == 'event: x\ndata: {"a":2}\n\n'
+
+
+_FIELD_LINES = st.one_of(
+    st.sampled_from(["", ":", ": ping", "event: x", "id: 1", "retry: 5", "data:", "data: "]),
+    st.builds(lambda s: f"data: {s}", st.text(alphabet=st.characters(exclude_characters="\r\n"))),
+    st.builds(
+        lambda tree: "data: " + json.dumps(tree, separators=(",", ":"), ensure_ascii=False),
+        st.dictionaries(st.text(max_size=5), st.integers() | st.text(max_size=5), max_size=3),
+    ),
+    st.text(alphabet=st.characters(exclude_characters="\r\n"), max_size=20),
+)
+
+
+@given(
+    lines=st.lists(st.tuples(_FIELD_LINES, st.sampled_from(["\n", "\r\n", "\r"])), max_size=12),
+    tail=st.booleans(),
+)
+def test_any_stream_round_trips(lines: list[tuple[str, str]], tail: bool) -> None:
+    stream = "".join(line + ending for line, ending in lines)
+    if tail and lines:
+        stream = stream[: -len(lines[-1][1])]  # drop the final line ending
+    assert parse_sse(stream).to_text() == stream
