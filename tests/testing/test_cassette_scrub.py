@@ -1,0 +1,380 @@
+"""Scrubbing: credentials are redacted, structure is kept, and the scanner agrees."""
+
+from __future__ import annotations
+
+import copy
+import gzip
+import json
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from vcr.request import Request
+
+from tooltape.testing.cassette import (
+    Cassette,
+    CassetteHeader,
+    EmptyBody,
+    Interaction,
+    JsonBody,
+    RecordedRequest,
+    RecordedResponse,
+    SseBody,
+    SseEvent,
+    TextBody,
+    before_record_request,
+    before_record_response,
+    find_secrets,
+    is_credential_header,
+    parse_sse,
+    scrub_cassette,
+    scrub_interaction,
+    scrub_tree,
+)
+
+OPENAI_KEY = "sk-proj-" + "Ab3dEf6hIj9kLm2nOp5qRs8tUv1wXy4z" * 2
+GITHUB_TOKEN = "ghp_" + "A1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q7r8"
+HEADER = CassetteHeader("0.1.0", "synthetic", "synthetic: test_cassette_scrub")
+
+
+def _cassette(*interactions: Interaction) -> Cassette:
+    return Cassette(HEADER, interactions)
+
+
+def _interaction(
+    *,
+    uri: str = "https://api.example.test/v1/responses",
+    request_headers: dict[str, tuple[str, ...]] | None = None,
+    request_body: object = None,
+    response_headers: dict[str, tuple[str, ...]] | None = None,
+    response_body: Any = None,
+) -> Interaction:
+    return Interaction(
+        RecordedRequest(
+            "POST",
+            uri,
+            request_headers or {},
+            EmptyBody() if request_body is None else JsonBody(request_body),
+        ),
+        RecordedResponse(
+            200,
+            "OK",
+            response_headers or {},
+            EmptyBody() if response_body is None else response_body,
+        ),
+    )
+
+
+def _shape(tree: object) -> object:
+    """A tree's structure without its scalar values."""
+    if isinstance(tree, dict):
+        return {key: _shape(value) for key, value in tree.items()}
+    if isinstance(tree, list):
+        return [_shape(item) for item in tree]
+    return type(tree).__name__
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "authorization",
+        "Authorization",
+        "api-key",
+        "x-api-key",
+        "cookie",
+        "set-cookie",
+        "openai-organization",
+        "openai-project",
+        "proxy-authorization",
+        "x-goog-api-key",
+        "x-auth-token",
+        "x-amz-security-token",
+    ],
+)
+def test_credential_headers_are_redacted(name: str) -> None:
+    interaction = _interaction(
+        request_headers={name.lower(): ("secret-value-1", "secret-value-2")},
+        response_headers={name.lower(): ("secret-value-3",)},
+    )
+    assert is_credential_header(name)
+    scrubbed = scrub_interaction(interaction)
+    assert scrubbed.request.headers[name.lower()] == ("REDACTED", "REDACTED")
+    assert scrubbed.response.headers[name.lower()] == ("REDACTED",)
+    assert find_secrets(_cassette(interaction))  # the scanner sees what was there
+    assert find_secrets(_cassette(scrubbed)) == []
+
+
+@pytest.mark.parametrize(
+    "name", ["content-type", "x-ratelimit-remaining-tokens", "openai-version", "x-request-id"]
+)
+def test_other_headers_are_kept(name: str) -> None:
+    interaction = _interaction(response_headers={name: ("12345",)})
+    assert scrub_interaction(interaction) is interaction
+
+
+def test_key_shaped_strings_in_ordinary_headers_are_redacted() -> None:
+    interaction = _interaction(request_headers={"x-debug": (f"key={OPENAI_KEY}; v=1",)})
+    scrubbed = scrub_interaction(interaction)
+    assert scrubbed.request.headers["x-debug"] == ("key=sk-REDACTED; v=1",)
+
+
+def test_mcp_headers_and_authorization_in_request_bodies() -> None:
+    body = {
+        "model": "gpt-5",
+        "tools": [
+            {"type": "function", "name": "f", "headers": {"keep": "me"}},
+            {
+                "type": "mcp",
+                "server_label": "deepwiki",
+                "server_url": "https://mcp.example.test/mcp",
+                "headers": {"Authorization": "Basic dXNlcjpwYXNz", "X-Tenant": "acme"},
+                "authorization": "opaque-oauth-token",
+                "require_approval": "never",
+            },
+        ],
+    }
+    original = copy.deepcopy(body)
+    scrubbed = scrub_interaction(_interaction(request_body=body))
+    assert isinstance(scrubbed.request.body, JsonBody)
+    tools = scrubbed.request.body.data["tools"]  # type: ignore[index]
+    assert tools[0] == original["tools"][0]
+    assert tools[1] == {
+        "type": "mcp",
+        "server_label": "deepwiki",
+        "server_url": "https://mcp.example.test/mcp",
+        "headers": {"Authorization": "REDACTED", "X-Tenant": "REDACTED"},
+        "authorization": "REDACTED",
+        "require_approval": "never",
+    }
+    assert list(tools[1]) == list(original["tools"][1])  # key order kept
+    assert body == original  # the input was not touched
+
+
+def test_encrypted_content_is_replaced_everywhere() -> None:
+    blob = "gAAAAABoydL8ifhOG-FyLv1LaSVN3jCOFqfiwyNGWqfNc7hfzpL7qrPI9"
+    item = {"id": "rs_1", "type": "reasoning", "encrypted_content": blob, "summary": []}
+    stream = parse_sse(
+        "event: response.output_item.done\n"
+        f"data: {json.dumps({'item': item}, separators=(',', ':'))}\n\n"
+        "event: odd\n"
+        f'data: {{"encrypted_content": "{blob}"}}\n\n'  # not compact: kept as text
+    )
+    interaction = _interaction(
+        request_body={"input": [item]},
+        response_body=stream,
+    )
+    scrubbed = scrub_interaction(interaction)
+    assert isinstance(scrubbed.request.body, JsonBody)
+    assert scrubbed.request.body.data == {"input": [{**item, "encrypted_content": "REDACTED"}]}
+    wire = scrubbed.response.body.to_bytes().decode()
+    assert blob not in wire
+    assert '"encrypted_content":"REDACTED"' in wire
+    assert '{"encrypted_content": "REDACTED"}' in wire
+
+
+def test_keys_in_urls_are_redacted() -> None:
+    interaction = _interaction(
+        uri=(
+            f"https://api.example.test/v1/keys/{OPENAI_KEY}/check"
+            "?key=AIzaSyA1234567890abcdefghijklmnopqrstuv&api_key=abc123&page=2&access_token=t0k"
+        )
+    )
+    findings = find_secrets(_cassette(interaction))
+    assert {finding.location for finding in findings} == {"/interactions/0/request/uri"}
+    assert len(findings) >= 4
+    scrubbed = scrub_interaction(interaction)
+    assert scrubbed.request.uri == (
+        "https://api.example.test/v1/keys/sk-REDACTED/check"
+        "?key=REDACTED&api_key=REDACTED&page=2&access_token=REDACTED"
+    )
+    assert find_secrets(_cassette(scrubbed)) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        (f"token is {OPENAI_KEY}.", "token is sk-REDACTED."),
+        ("Authorization: Bearer eyJhbGciOiJIUzI1NiJ9xyz", "Authorization: Bearer REDACTED"),
+        ("bearer abcdefghijklmnop0123", "bearer REDACTED"),
+        (
+            "__cf_bm=g29aPgrRIxmp3X5o6PZW9E8aKljsJ3_YKN58sMhqjnI-17613; _cfuvid=kiKLNQ6S_H; a=b",
+            "__cf_bm=REDACTED; _cfuvid=REDACTED; a=b",
+        ),
+        (f"gh: {GITHUB_TOKEN}", "gh: REDACTED"),
+        ("aws AKIAABCDEFGHIJKLMNOP end", "aws REDACTED end"),
+        # not key-shaped: left alone
+        ("Use a Bearer token to authenticate.", "Use a Bearer token to authenticate."),
+        ("task-1234 sk-short", "task-1234 sk-short"),
+        (
+            "iVBORw0Osk-z0QBLQdGtMuFiR00Bs1M_E4T0lMYEsF",
+            "iVBORw0Osk-z0QBLQdGtMuFiR00Bs1M_E4T0lMYEsF",
+        ),
+    ],
+)
+def test_key_shaped_strings_in_bodies(text: str, expected: str) -> None:
+    tree = {"output": [{"type": "message", "text": text}]}
+    assert scrub_tree(tree) == {"output": [{"type": "message", "text": expected}]}
+    text_body = scrub_interaction(_interaction(response_body=TextBody(text))).response.body
+    assert text_body == TextBody(expected)
+
+
+def test_clean_interactions_come_back_untouched() -> None:
+    interaction = _interaction(
+        request_headers={"content-type": ("application/json",)},
+        request_body={"model": "gpt-5", "input": [{"role": "user", "content": "hi"}]},
+        response_body=JsonBody({"id": "resp_1", "output": []}),
+    )
+    assert scrub_interaction(interaction) is interaction
+    cassette = _cassette(interaction)
+    assert scrub_cassette(cassette) is cassette
+
+
+def test_structure_is_kept_and_scrubbing_is_idempotent() -> None:
+    body = {
+        "a": [OPENAI_KEY, {"encrypted_content": "blob", "n": 1}],
+        "tools": [{"type": "mcp", "headers": {"h": "v"}, "authorization": "x"}],
+        "t": f"Bearer {OPENAI_KEY}",
+    }
+    interaction = _interaction(
+        request_headers={"authorization": (f"Bearer {OPENAI_KEY}",)},
+        request_body=body,
+        response_headers={"set-cookie": ("a=1", "b=2")},
+    )
+    once = scrub_interaction(interaction)
+    assert isinstance(once.request.body, JsonBody)
+    assert _shape(once.request.body.data) == _shape(body)
+    assert once.response.headers["set-cookie"] == ("REDACTED", "REDACTED")
+    twice = scrub_interaction(once)
+    assert twice == once
+    assert twice is once  # nothing left to change: the same object
+
+
+def test_findings_name_the_place_and_mask_the_value() -> None:
+    interaction = _interaction(
+        request_headers={"authorization": (f"Bearer {OPENAI_KEY}",)},
+        request_body={"input": [{"content": f"my key is {OPENAI_KEY}"}]},
+        response_body=SseBody((SseEvent("x", {"item": {"note": OPENAI_KEY}}),)),
+    )
+    findings = find_secrets(_cassette(interaction))
+    by_location = {finding.location: finding for finding in findings}
+    assert set(by_location) == {
+        "/interactions/0/request/headers/authorization/0",
+        "/interactions/0/request/body/json/input/0/content",
+        "/interactions/0/response/body/sse/0/data/item/note",
+    }
+    assert by_location["/interactions/0/request/headers/authorization/0"].kind == (
+        "credential header"
+    )
+    for finding in findings:
+        assert OPENAI_KEY not in finding.excerpt
+        assert "…" in finding.excerpt
+
+
+# --- properties -----------------------------------------------------------------------
+
+_KEY_CHARS = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-"
+_keys = st.builds(
+    lambda prefix, tail: prefix + tail,
+    st.sampled_from(["sk-", "sk-proj-", "sk-svcacct-"]),
+    st.text(alphabet=_KEY_CHARS, min_size=20, max_size=60),
+)
+_json_leaves = st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text()
+_json_trees = st.recursive(
+    _json_leaves,
+    lambda children: (
+        st.lists(children, max_size=4) | st.dictionaries(st.text(max_size=8), children, max_size=4)
+    ),
+    max_leaves=25,
+)
+_separators = st.sampled_from([" ", "\n", '"', "'", "=", ":", "/", "(", ",", "?key=", "Bearer "])
+
+
+def _insert(tree: object, secret: str, path: list[int]) -> object:
+    """Put ``secret`` somewhere in ``tree``, chosen by ``path``."""
+    if isinstance(tree, dict) and tree and path:
+        key = list(tree)[path[0] % len(tree)]
+        return {**tree, key: _insert(tree[key], secret, path[1:])}
+    if isinstance(tree, list) and tree and path:
+        index = path[0] % len(tree)
+        return [*tree[:index], _insert(tree[index], secret, path[1:]), *tree[index + 1 :]]
+    if isinstance(tree, dict):
+        return {**tree, "inserted": secret}
+    if isinstance(tree, list):
+        return [*tree, secret]
+    return secret
+
+
+@settings(max_examples=300)
+@given(
+    tree=_json_trees,
+    key=_keys,
+    before=st.text(max_size=10),
+    separator=_separators,
+    after=st.text(max_size=10),
+    path=st.lists(st.integers(min_value=0, max_value=50), max_size=6),
+)
+def test_an_inserted_key_never_survives_scrubbing(
+    tree: object, key: str, before: str, separator: str, after: str, path: list[int]
+) -> None:
+    secret = before + separator + key + after
+    dirty = _insert(tree, secret, path)
+    scrubbed = scrub_tree(dirty)
+    assert key not in json.dumps(scrubbed, ensure_ascii=False)
+    assert _shape(scrubbed) == _shape(dirty)
+    assert scrub_tree(scrubbed) == scrubbed
+    # the scanner finds it before, and nothing after, in any body position
+    dirty_cassette = _cassette(
+        _interaction(request_body=dirty, response_body=SseBody((SseEvent("e", [dirty]),)))
+    )
+    assert len(find_secrets(dirty_cassette)) >= 2
+    clean = scrub_cassette(dirty_cassette)
+    assert find_secrets(clean) == []
+    assert key not in clean.interactions[0].response.body.to_bytes().decode()
+
+
+# --- vcrpy hooks ----------------------------------------------------------------------
+
+
+def test_before_record_request_hook() -> None:
+    body = json.dumps({"tools": [{"type": "mcp", "authorization": "tok"}]}).encode()
+    request = Request(
+        "POST",
+        "https://api.example.test/v1/responses?api_key=abc",
+        body,
+        {"Authorization": f"Bearer {OPENAI_KEY}", "Content-Type": "application/json"},
+    )
+    scrubbed = before_record_request(request)
+    assert scrubbed is not request
+    assert request.headers["Authorization"] == f"Bearer {OPENAI_KEY}"  # original untouched
+    assert request.body == body
+    assert scrubbed.headers["authorization"] == "REDACTED"
+    assert scrubbed.uri == "https://api.example.test/v1/responses?api_key=REDACTED"
+    assert json.loads(scrubbed.body) == {"tools": [{"type": "mcp", "authorization": "REDACTED"}]}
+    assert before_record_request(scrubbed) is scrubbed  # idempotent
+    clean = Request("GET", "https://api.example.test/v1/models", b"", {"accept": "*/*"})
+    assert before_record_request(clean) is clean
+
+
+def test_before_record_response_hook_decodes_and_scrubs() -> None:
+    payload = json.dumps({"note": f"leaked {OPENAI_KEY}"}).encode()
+    response = {
+        "status": {"code": 200, "message": "OK"},
+        "headers": {
+            "Content-Type": ["application/json"],
+            "Content-Encoding": ["gzip"],
+            "Set-Cookie": ["__cf_bm=abc; path=/", "_cfuvid=def; path=/"],
+        },
+        "body": {"string": gzip.compress(payload)},
+    }
+    scrubbed = before_record_response(response)
+    assert json.loads(scrubbed["body"]["string"]) == {"note": "leaked sk-REDACTED"}
+    assert scrubbed["headers"]["set-cookie"] == ["REDACTED", "REDACTED"]
+    assert "content-encoding" not in scrubbed["headers"]
+    assert scrubbed["status"] == {"code": 200, "message": "OK"}
+    plain = {
+        "status": {"code": 200, "message": "OK"},
+        "headers": {"content-type": ["application/json"]},
+        "body": {"string": b'{"ok": true}'},
+    }
+    assert before_record_response(plain) is plain
