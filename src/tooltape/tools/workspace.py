@@ -60,7 +60,8 @@ class Workspace:
         if not path.is_file():
             raise WorkspaceError(f"{relative} does not exist; use create_file to add it.")
         try:
-            return path.read_text(encoding="utf-8")
+            # Bytes, not read_text(): universal newlines would turn CRLF files into LF.
+            return path.read_bytes().decode("utf-8")
         except UnicodeDecodeError as exc:
             raise WorkspaceError(f"{relative} is not UTF-8 text ({exc.reason}).") from exc
 

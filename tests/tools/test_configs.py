@@ -1,0 +1,138 @@
+"""Hosted tool configs refuse what can never work, naming the field and the fix."""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+
+from tooltape.prompt import PromptValidationError
+from tooltape.tools.code_interpreter import CodeInterpreterConfig
+from tooltape.tools.file_search import (
+    AttributeFilter,
+    FileSearchConfig,
+    FileSearchRanking,
+    FilterGroup,
+)
+from tooltape.tools.image_generation import ImageGenerationConfig
+from tooltape.tools.mcp import HostedMcpConfig, McpApprovalPolicy
+from tooltape.tools.shell import ContainerAuto, ContainerReference, ShellConfig
+from tooltape.tools.web_search import DomainFilter, GeoHint, WebSearchConfig
+
+URL = "https://mcp.example.com/mcp"
+
+BAD: list[tuple[str, Callable[[], object], tuple[str, ...]]] = [
+    ("scheme", lambda: DomainFilter(allowed=("https://cdc.gov",)), ("allowed", "'cdc.gov'")),
+    ("path", lambda: DomainFilter(blocked=("cdc.gov/flu",)), ("blocked", "host name")),
+    ("no dot", lambda: DomainFilter(allowed=("localhost",)), ("allowed", "host name")),
+    ("bare string", lambda: DomainFilter(allowed="cdc.gov"), ("allowed", "('cdc.gov',)")),  # type: ignore[arg-type]
+    ("both lists", lambda: DomainFilter(("a.com",), ("a.com",)), ("blocked", "only one")),
+    ("lower country", lambda: GeoHint(country_code="gb"), ("country_code", "'GB'")),
+    ("long country", lambda: GeoHint(country_code="GBR"), ("country_code", "two-letter")),
+    ("timezone", lambda: GeoHint(timezone="Europe/Atlantis"), ("timezone", "IANA")),
+    ("blank city", lambda: GeoHint(city=" "), ("city",)),
+    ("context size", lambda: WebSearchConfig(context_size="huge"), ("context_size", "low")),  # type: ignore[arg-type]
+    ("filter type", lambda: WebSearchConfig(domain_filter=("a.com",)), ("domain_filter",)),  # type: ignore[arg-type]
+    ("no stores", lambda: FileSearchConfig(()), ("vector_store_ids", "at least one")),
+    (
+        "0 results",
+        lambda: FileSearchConfig(("vs",), max_num_results=0),
+        ("max_num_results", "1 to 50"),
+    ),
+    (
+        "51 results",
+        lambda: FileSearchConfig(("vs",), max_num_results=51),
+        ("max_num_results", "1 to 50"),
+    ),
+    ("bool results", lambda: FileSearchConfig(("vs",), max_num_results=True), ("max_num_results",)),
+    (
+        "threshold",
+        lambda: FileSearchRanking(score_threshold=1.5),
+        ("score_threshold", "0.0 to 1.0"),
+    ),
+    ("one weight", lambda: FileSearchRanking(embedding_weight=0.5), ("text_weight", "both")),
+    ("filter op", lambda: AttributeFilter("k", "like", "x"), ("op", "eq")),  # type: ignore[arg-type]
+    ("in scalar", lambda: AttributeFilter("k", "in", "x"), ("value", "tuple")),
+    ("empty group", lambda: FilterGroup("and", ()), ("filters", "at least one")),
+    (
+        "memory",
+        lambda: CodeInterpreterConfig(memory_limit="2g"),
+        ("memory_limit", "1g, 4g, 16g, 64g"),
+    ),  # type: ignore[arg-type]
+    (
+        "container and files",
+        lambda: CodeInterpreterConfig(container_id="cntr", file_ids=("f",)),
+        ("container_id", "drop"),
+    ),
+    ("partial 4", lambda: ImageGenerationConfig(partial_images=4), ("partial_images", "0 to 3")),
+    ("partial -1", lambda: ImageGenerationConfig(partial_images=-1), ("partial_images", "0 to 3")),
+    ("size", lambda: ImageGenerationConfig(size="big"), ("size", "1024x1536")),
+    ("quality", lambda: ImageGenerationConfig(quality="ultra"), ("quality",)),  # type: ignore[arg-type]
+    (
+        "transparent jpeg",
+        lambda: ImageGenerationConfig(background="transparent", output_format="jpeg"),
+        ("background", "'png' or 'webp'"),
+    ),
+    ("mcp neither", lambda: HostedMcpConfig("x"), ("server_url", "exactly one")),
+    (
+        "mcp both",
+        lambda: HostedMcpConfig("x", server_url=URL, connector_id="connector_gmail"),
+        ("server_url", "exactly one"),
+    ),
+    ("mcp label", lambda: HostedMcpConfig("my server", server_url=URL), ("server_label",)),
+    ("mcp url", lambda: HostedMcpConfig("x", server_url="ftp://x"), ("server_url", "http(s)")),
+    (
+        "approval",
+        lambda: HostedMcpConfig("x", server_url=URL, require_approval="sometimes"),
+        ("require_approval",),
+    ),  # type: ignore[arg-type]
+    ("approval empty", lambda: McpApprovalPolicy(), ("always", "name some tools")),
+    ("headers", lambda: HostedMcpConfig("x", server_url=URL, headers={"a": 1}), ("headers",)),  # type: ignore[dict-item]
+    ("shell memory", lambda: ContainerAuto(memory_limit="8g"), ("memory_limit",)),  # type: ignore[arg-type]
+    ("shell container", lambda: ContainerReference(""), ("container_id",)),
+    ("shell env", lambda: ShellConfig(environment="local"), ("environment", "ContainerAuto")),  # type: ignore[arg-type]
+]
+
+
+@pytest.mark.parametrize(("build", "expected"), [b[1:] for b in BAD], ids=[b[0] for b in BAD])
+def test_bad_configs_are_refused(build: Callable[[], object], expected: tuple[str, ...]) -> None:
+    with pytest.raises(PromptValidationError) as raised:
+        build()
+    for fragment in expected:
+        assert fragment in str(raised.value)
+
+
+def test_good_configs_are_kept_and_normalised() -> None:
+    domains = DomainFilter(allowed=["cdc.gov", "who.int"])  # type: ignore[arg-type]
+    assert domains.allowed == ("cdc.gov", "who.int")
+    geo = GeoHint("US", "San Francisco", "California", "America/Los_Angeles")
+    assert geo.timezone == "America/Los_Angeles"
+    assert FileSearchConfig(["vs_1"], max_num_results=50).vector_store_ids == ("vs_1",)  # type: ignore[arg-type]
+    assert AttributeFilter("lang", "nin", ["en", 2]).value == ("en", 2)  # type: ignore[arg-type]
+    assert ImageGenerationConfig(size="auto", partial_images=0).partial_images == 0
+    mcp = HostedMcpConfig("deepwiki", server_url=URL, allowed_tools=["ask"], headers={"A": "b"})  # type: ignore[arg-type]
+    assert mcp.allowed_tools == ("ask",) and mcp.headers == {"A": "b"}
+    assert ShellConfig().environment == ContainerAuto()
+
+
+@pytest.mark.parametrize(
+    "config",
+    [
+        WebSearchConfig(),
+        DomainFilter(),
+        GeoHint(),
+        FileSearchConfig(("vs",)),
+        CodeInterpreterConfig(),
+        ImageGenerationConfig(),
+        HostedMcpConfig("x", server_url=URL),
+        ShellConfig(),
+    ],
+)
+def test_configs_are_frozen_slotted_dataclasses(config: Any) -> None:
+    assert dataclasses.is_dataclass(config)
+    assert not hasattr(config, "__dict__")
+    field = dataclasses.fields(config)[0].name
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        setattr(config, field, None)
