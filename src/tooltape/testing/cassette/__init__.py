@@ -47,6 +47,7 @@ from tooltape.testing.cassette._patterns import (
 )
 from tooltape.testing.cassette._scan import find_secrets
 from tooltape.testing.cassette._scrub import (
+    drop_credential_headers,
     scrub_body,
     scrub_cassette,
     scrub_interaction,
@@ -101,6 +102,7 @@ __all__ = [
     "before_record_response",
     "cassette_from_vcr",
     "cassette_to_vcr",
+    "drop_credential_headers",
     "dump_cassette",
     "find_secrets",
     "import_cassette",

@@ -35,6 +35,7 @@ from tooltape.testing.cassette._patterns import (
 )
 
 __all__ = [
+    "drop_credential_headers",
     "scrub_body",
     "scrub_cassette",
     "scrub_headers",
@@ -199,3 +200,31 @@ def scrub_cassette(cassette: Cassette) -> Cassette:
     if all(new is old for new, old in zip(interactions, cassette.interactions, strict=True)):
         return cassette
     return replace(cassette, interactions=interactions)
+
+
+def _without_credentials(headers: Headers) -> Headers:
+    kept = {name: values for name, values in headers.items() if not is_credential_header(name)}
+    return headers if len(kept) == len(headers) else kept
+
+
+def drop_credential_headers(cassette: Cassette) -> Cassette:
+    """A cassette without any credential header at all (used when importing).
+
+    Recording redacts such headers in place; an imported cassette has no use
+    for them, so they go entirely.
+    """
+    interactions: list[Interaction] = []
+    for interaction in cassette.interactions:
+        request, response = interaction.request, interaction.response
+        request_headers = _without_credentials(request.headers)
+        response_headers = _without_credentials(response.headers)
+        if request_headers is request.headers and response_headers is response.headers:
+            interactions.append(interaction)
+            continue
+        interactions.append(
+            Interaction(
+                request=replace(request, headers=request_headers),
+                response=replace(response, headers=response_headers),
+            )
+        )
+    return replace(cassette, interactions=tuple(interactions))

@@ -1,0 +1,164 @@
+"""Importing the real recordings: scrubbed, faithful, and the sources left alone."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import re
+import shutil
+from pathlib import Path
+
+import pytest
+import yaml
+
+from tooltape.testing.cassette import (
+    JsonBody,
+    SseBody,
+    dump_cassette,
+    find_secrets,
+    import_cassette,
+    load_cassette,
+    save_cassette,
+)
+
+REAL = Path(
+    os.environ.get(
+        "TOOLTAPE_REAL_CASSETTES",
+        Path(__file__).resolve().parents[3] / "shared" / "real-cassettes" / "openai-responses",
+    )
+)
+REAL_FILES = sorted(REAL.glob("*.yaml"))
+pytestmark = pytest.mark.skipif(not REAL_FILES, reason=f"real cassettes not found at {REAL}")
+IDS = [path.name for path in REAL_FILES]
+REDACTED_AT = re.compile(r"(/encrypted_content|/tools/\d+/headers/[^/]+|/tools/\d+/authorization)$")
+
+
+def _raw(path: Path) -> dict[str, object]:
+    with path.open(encoding="utf-8") as handle:
+        return yaml.load(handle, Loader=yaml.CSafeLoader)
+
+
+def _differences(original: object, imported: object, at: str = "") -> list[str]:
+    """JSON pointers where two trees differ; raises if their structure differs."""
+    if isinstance(original, dict):
+        assert isinstance(imported, dict), at
+        assert set(original) == set(imported), at
+        return [
+            path
+            for key in original
+            for path in _differences(original[key], imported[key], f"{at}/{key}")
+        ]
+    if isinstance(original, list):
+        assert isinstance(imported, list) and len(original) == len(imported), at
+        return [
+            path
+            for index, (old, new) in enumerate(zip(original, imported, strict=True))
+            for path in _differences(old, new, f"{at}/{index}")
+        ]
+    return [] if original == imported else [at]
+
+
+def _at(tree: object, pointer: str) -> object:
+    for step in pointer.split("/")[1:]:
+        tree = tree[int(step)] if isinstance(tree, list) else tree[step]  # type: ignore[index]
+    return tree
+
+
+@pytest.fixture(scope="module")
+def source_digests() -> dict[Path, str]:
+    return {path: hashlib.sha256(path.read_bytes()).hexdigest() for path in REAL_FILES}
+
+
+@pytest.mark.parametrize("path", REAL_FILES, ids=IDS)
+def test_import_leaves_no_secrets(path: Path, source_digests: dict[Path, str]) -> None:
+    before = load_cassette(path)
+    assert find_secrets(before), "the real recordings do carry secrets to scrub"
+    imported = import_cassette(path)
+    assert find_secrets(imported) == []
+    for interaction in imported.interactions:
+        for headers in (interaction.request.headers, interaction.response.headers):
+            assert not {"cookie", "set-cookie", "openai-organization", "openai-project"} & set(
+                headers
+            )
+    text = dump_cassette(imported)
+    for secret in ("pydantic-28gund", "proj_dKobscVY9YJxeEaDJen54e3d", "__cf_bm=", "gAAAAAB"):
+        assert secret not in text
+    assert hashlib.sha256(path.read_bytes()).hexdigest() == source_digests[path]
+
+
+@pytest.mark.parametrize("path", REAL_FILES, ids=IDS)
+def test_import_keeps_bodies_except_redacted_fields(path: Path) -> None:
+    raw = _raw(path)["interactions"]
+    assert isinstance(raw, list)
+    imported = import_cassette(path)
+    redactions = 0
+    for interaction, original in zip(imported.interactions, raw, strict=True):
+        for recorded, source in (
+            (interaction.request, original["request"]),
+            (interaction.response, original["response"]),
+        ):
+            if "parsed_body" not in source:
+                continue
+            assert isinstance(recorded.body, JsonBody)
+            changed = _differences(source["parsed_body"], recorded.body.data)
+            for pointer in changed:
+                assert REDACTED_AT.search(pointer), pointer
+                assert _at(recorded.body.data, pointer) == "REDACTED"
+            redactions += len(changed)
+        assert interaction.request.uri == original["request"]["uri"]
+        assert interaction.request.method == original["request"]["method"]
+        assert interaction.response.status_code == original["response"]["status"]["code"]
+    if '"encrypted_content":' in path.read_text(encoding="utf-8") or "encrypted_content: gAAA" in (
+        path.read_text(encoding="utf-8")
+    ):
+        assert redactions > 0
+
+
+def test_imported_stream_replays_the_original_bytes() -> None:
+    path = REAL / "model_web_search_tool_stream.yaml"
+    original = _raw(path)["interactions"][0]["response"]["body"]["string"]  # type: ignore[index]
+    expected, blobs = re.subn(
+        r'"encrypted_content":"[^"]*"', '"encrypted_content":"REDACTED"', original
+    )
+    assert blobs > 0
+    body = import_cassette(path).interactions[0].response.body
+    assert isinstance(body, SseBody)
+    assert body.to_bytes() == expected.encode("utf-8")
+    assert len(body.events) == original.count("\n\n")
+    # without scrubbing, the very same bytes
+    unscrubbed = load_cassette(path).interactions[0].response.body
+    assert unscrubbed.to_bytes() == original.encode("utf-8")
+
+
+def test_provenance(tmp_path: Path) -> None:
+    imported = import_cassette(REAL / "model_http_error.yaml")
+    assert imported.header.source == "import"
+    provenance = imported.header.provenance or ""
+    assert provenance.startswith("imported from model_http_error.yaml; see ../PROVENANCE.md: ")
+    assert "pydantic/pydantic-ai" in provenance  # the licence note travels with the data
+
+    explicit = import_cassette(REAL / "model_http_error.yaml", provenance="from a friend")
+    assert explicit.header.provenance == "from a friend"
+
+    lonely = tmp_path / "lonely" / "x.yaml"
+    lonely.parent.mkdir()
+    shutil.copy(REAL / "model_http_error.yaml", lonely)
+    assert import_cassette(lonely).header.provenance == "imported from x.yaml"
+
+    # a tooltape cassette imported again keeps where it came from
+    saved = tmp_path / "lonely" / "again.json"
+    save_cassette(saved, imported)
+    again = import_cassette(saved)
+    assert again.header.provenance == (f"imported from again.json; before that: {provenance}")
+    assert again.interactions == imported.interactions
+
+
+@pytest.mark.parametrize("path", REAL_FILES, ids=IDS)
+def test_imported_cassettes_survive_the_disk(path: Path, tmp_path: Path) -> None:
+    imported = import_cassette(path)
+    target = tmp_path / f"{path.stem}.json"
+    save_cassette(target, imported)
+    reread = load_cassette(target)
+    assert reread == imported
+    assert reread.format == "tooltape"
+    assert import_cassette(target).interactions == imported.interactions  # idempotent
