@@ -48,6 +48,8 @@ def test_registry_and_protocol() -> None:
     assert sorted(codecs) == ["apply_patch", "shell"]
     typed: dict[str, ClientToolCodec] = {"a": ApplyPatchCodec(), "s": LocalShellCodec()}
     assert [c.call_item_type for c in typed.values()] == ["apply_patch_call", "shell_call"]
+    assert ApplyPatchCodec().item_types == ("apply_patch_call",)
+    assert LocalShellCodec().item_types == ("shell_call",)
 
 
 def test_specs_and_choices_are_sdk_valid(tmp_path: Path) -> None:

@@ -24,6 +24,11 @@ class ApplyPatchCodec:
     def call_item_type(self) -> str:
         return "apply_patch_call"
 
+    @property
+    def item_types(self) -> tuple[str, ...]:
+        """The call item types this codec answers."""
+        return (self.call_item_type,)
+
     def serialize(self, tool: Tool[Any, Any]) -> dict[str, Any]:
         return {"type": "apply_patch"}
 

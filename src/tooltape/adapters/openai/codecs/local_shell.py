@@ -37,6 +37,11 @@ class LocalShellCodec:
     def call_item_type(self) -> str:
         return "shell_call"
 
+    @property
+    def item_types(self) -> tuple[str, ...]:
+        """The call item types this codec answers."""
+        return (self.call_item_type,)
+
     def serialize(self, tool: Tool[Any, Any]) -> dict[str, Any]:
         return {"type": "shell", "environment": {"type": "local"}}
 
