@@ -213,3 +213,43 @@ def test_failed_image_generation_carries_code_and_message(form: int) -> None:
     assert "Your request was rejected by the safety system." in call.error
     result = ImageGenerationCodec().parse_output(items, image_generation_tool())
     assert result is not None and result.images == () and result.image == b""
+
+
+def test_citation_spans_index_the_joined_answer_text() -> None:
+    # Two message items: offsets in the second are relative to its own part and
+    # must be shifted past the first part and the blank line that joins them.
+    first = "Intro text."
+    second = "See [src]."
+    items = [
+        {
+            "type": "web_search_call",
+            "id": "ws_1",
+            "status": "completed",
+            "action": {"type": "search", "query": "q"},
+        },
+        {"type": "message", "content": [{"type": "output_text", "text": first, "annotations": []}]},
+        {
+            "type": "message",
+            "content": [
+                {
+                    "type": "output_text",
+                    "text": second,
+                    "annotations": [
+                        {
+                            "type": "url_citation",
+                            "url": "https://s.io",
+                            "title": "S",
+                            "start_index": 4,
+                            "end_index": 9,
+                        }
+                    ],
+                }
+            ],
+        },
+    ]
+    result = WebSearchCodec().parse_output(items, web_search_tool())
+    assert result is not None
+    assert result.text == "Intro text.\n\nSee [src]."
+    (citation,) = result.citations
+    assert citation.span is not None
+    assert result.text[citation.span[0] : citation.span[1]] == "[src]"
