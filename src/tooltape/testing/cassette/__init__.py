@@ -63,6 +63,7 @@ from tooltape.testing.cassette._vcr import (
     before_record_request,
     before_record_response,
     serializer,
+    use_cassette_safely,
 )
 from tooltape.testing.cassette._vcrdict import (
     cassette_from_vcr,
@@ -123,6 +124,7 @@ __all__ = [
     "scrub_tree",
     "serializer",
     "tooltape_version",
+    "use_cassette_safely",
     "wire_headers",
     "write_atomic",
 ]

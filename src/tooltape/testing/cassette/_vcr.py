@@ -13,7 +13,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Generator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, cast
@@ -50,6 +51,7 @@ __all__ = [
     "before_record_request",
     "before_record_response",
     "serializer",
+    "use_cassette_safely",
 ]
 
 VcrResponse = dict[str, Any]
@@ -256,3 +258,42 @@ def before_record_response(response: VcrResponse) -> VcrResponse:
     if scrubbed is recorded and not encoded:
         return response
     return cast(VcrResponse, response_to_vcr(scrubbed))
+
+
+@contextmanager
+def use_cassette_safely(
+    recorder: Any, path: str | Path, **options: Any
+) -> Generator[Any, None, None]:
+    """``recorder.use_cassette(path, **options)`` that always unpatches the HTTP clients.
+
+    vcrpy saves the cassette before it removes its patches, so a save that
+    raises (a :class:`CassetteSecretError` from :class:`TooltapePersister`)
+    would leave every later request in the process going to the dead cassette.
+    This context manager finishes vcrpy's own clean-up first, then re-raises.
+    """
+    context: Any = recorder.use_cassette(str(path), **options)
+    cassette = context.__enter__()
+    try:
+        yield cassette
+    except BaseException as error:
+        try:
+            suppressed = context.__exit__(type(error), error, error.__traceback__)
+        except BaseException:
+            _finish(context)
+            raise
+        if not suppressed:
+            raise
+    else:
+        try:
+            context.__exit__(None, None, None)
+        except BaseException:
+            _finish(context)
+            raise
+
+
+def _finish(context: object) -> None:
+    """Run the unpatching vcrpy skipped because saving raised."""
+    finish = getattr(context, "_CassetteContextDecorator__finish", None)
+    close = getattr(finish, "close", None)
+    if callable(close):
+        close()
