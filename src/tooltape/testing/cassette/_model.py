@@ -165,7 +165,7 @@ def wire_headers(headers: Headers, body_bytes: bytes) -> dict[str, tuple[str, ..
     decoded body is longer than the compressed one that was recorded.
     """
     fixed = dict(headers)
-    if "content-length" in fixed:
+    if body_bytes and "content-length" in fixed:  # an empty body (HEAD, 304) keeps its header
         fixed["content-length"] = (str(len(body_bytes)),)
     return fixed
 
@@ -178,6 +178,11 @@ class RecordedRequest:
     uri: str
     headers: Headers
     body: Body
+
+    def header(self, name: str) -> str | None:
+        """The first value of header ``name`` (any case), or ``None``."""
+        values = self.headers.get(name.lower())
+        return values[0] if values else None
 
 
 @dataclass(frozen=True, slots=True)
