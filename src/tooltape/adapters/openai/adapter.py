@@ -267,11 +267,17 @@ class OpenAIAdapter:
                     ),
                     None,
                 )
-                call = ToolCall(
-                    tool.name if tool is not None else codec.kind,
-                    codec.call_arguments(raw_item),
-                    codec.call_id(raw_item),
+                call_id = codec.call_id(raw_item)
+                answered = any(
+                    field(other, "type") == f"{item_type}_output"
+                    and field(other, "call_id") == call_id
+                    for other in items
                 )
+                # Without a client tool of this kind the call is the provider's
+                # own (a hosted shell); one already answered needs nothing.
+                if tool is None or answered:
+                    continue
+                call = ToolCall(tool.name, codec.call_arguments(raw_item), call_id)
                 result = executor.execute(call, source="native", kind=codec.kind)
                 answers.append(codec.output_item(raw_item, result))
         return answers

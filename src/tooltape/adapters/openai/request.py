@@ -93,6 +93,9 @@ class RequestBuilder:
                 specs.append(codec.serialize(hosted))
             except PromptValidationError as exc:
                 raise self._fail(rendered, f"Hosted tool {hosted.name!r}: {exc}") from exc
+            except PromptEvaluationError as exc:
+                # Codecs cannot see the prompt; say which prompt failed.
+                raise self._fail(rendered, f"Hosted tool {hosted.name!r}: {exc.message}") from exc
             for entry in codec.includes(hosted):
                 if entry not in includes:
                     includes.append(entry)

@@ -1,0 +1,99 @@
+"""Representative hosted tools per kind, and tools rebuilt from recorded specs.
+
+Contract checks need one canonical tool per kind (its serialised spec is the
+kind's wire snapshot) and, when reading a recording, a tool good enough for
+the codec to pick its items (hosted MCP items belong to a server label).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from tooltape.adapters.openai.reading import field
+from tooltape.prompt import HostedTool
+from tooltape.tools.code_interpreter import CodeInterpreterConfig, code_interpreter_tool
+from tooltape.tools.file_search import FileSearchConfig, file_search_tool
+from tooltape.tools.image_generation import ImageGenerationConfig, image_generation_tool
+from tooltape.tools.mcp import HostedMcpConfig, hosted_mcp_tool
+from tooltape.tools.shell import ShellConfig, shell_tool
+from tooltape.tools.web_search import DomainFilter, GeoHint, WebSearchConfig, web_search_tool
+
+
+def canonical_tools() -> dict[str, HostedTool[Any]]:
+    """One representative tool per built-in kind; its spec is the kind's wire snapshot."""
+    return {
+        "web_search": web_search_tool(
+            WebSearchConfig(
+                domain_filter=DomainFilter(allowed=("openai.com", "python.org")),
+                geo_hint=GeoHint(country_code="US", city="San Francisco"),
+                context_size="medium",
+            )
+        ),
+        "file_search": file_search_tool(
+            FileSearchConfig(vector_store_ids=("vs_contract",), max_num_results=5)
+        ),
+        "code_interpreter": code_interpreter_tool(
+            CodeInterpreterConfig(memory_limit="4g", include_outputs=True)
+        ),
+        "image_generation": image_generation_tool(
+            ImageGenerationConfig(size="1024x1024", quality="high", output_format="jpeg")
+        ),
+        "mcp": hosted_mcp_tool(
+            HostedMcpConfig(
+                server_label="deepwiki",
+                server_url="https://mcp.deepwiki.com/mcp",
+                allowed_tools=("ask_question",),
+                require_approval="never",
+            )
+        ),
+        "shell": shell_tool(ShellConfig()),
+    }
+
+
+def _label_tool(label: str, spec: object = None) -> HostedTool[Any]:
+    url = field(spec, "server_url") if spec is not None else None
+    connector = field(spec, "connector_id") if spec is not None else None
+    if not isinstance(connector, str):
+        connector = None
+    if not isinstance(url, str) and connector is None:
+        url = "https://recorded.invalid/mcp"
+    config = HostedMcpConfig(
+        server_label=label,
+        server_url=url if isinstance(url, str) and connector is None else None,
+        connector_id=connector,
+    )
+    return hosted_mcp_tool(config, name="mcp")
+
+
+def reading_tools(
+    kinds: Sequence[str], request_body: Mapping[str, Any] | None, items: Sequence[Any]
+) -> dict[str, HostedTool[Any]]:
+    """A tool per kind (``mcp`` per server label) to read a recorded response with.
+
+    Keys are the names ``hosted_outputs`` uses: the kind, or ``mcp-<label>``
+    when a response talks to more than one MCP server.
+    """
+    canonical = canonical_tools()
+    tools: dict[str, HostedTool[Any]] = {}
+    labels: list[str] = []
+    specs: dict[str, object] = {}
+    recorded: object = request_body.get("tools") if request_body else None
+    recorded_specs: list[object] = recorded if isinstance(recorded, list) else []  # pyright: ignore[reportUnknownVariableType]
+    for spec in recorded_specs:
+        label = field(spec, "server_label")
+        if field(spec, "type") == "mcp" and isinstance(label, str) and label not in labels:
+            labels.append(label)
+            specs[label] = spec
+    for item in items:
+        label = field(item, "server_label")
+        if isinstance(label, str) and label not in labels:
+            labels.append(label)
+    for kind in kinds:
+        if kind == "mcp":
+            for label in labels:
+                name = "mcp" if len(labels) == 1 else f"mcp-{label}"
+                tools[name] = _label_tool(label, specs.get(label))
+        elif kind in canonical:
+            tools[kind] = canonical[kind]
+    return tools
