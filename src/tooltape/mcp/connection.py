@@ -1,0 +1,291 @@
+"""One stdio MCP server process and the event-loop thread that talks to it.
+
+The ``mcp`` client is async and its transport is a set of anyio task groups
+that must be entered and left by the same task. So one long-lived task owns
+the whole connection (spawn, handshake, tool listing, then waiting for the
+stop signal, then the SDK's bounded shutdown), on an event loop running in a
+dedicated daemon thread. Tool calls are separate coroutines submitted to
+that loop with ``asyncio.run_coroutine_threadsafe``: callers stay
+synchronous, and several threads may call at once (MCP multiplexes requests
+over one session).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import concurrent.futures
+import os
+import tempfile
+import threading
+from collections.abc import Mapping, Sequence
+from contextlib import AsyncExitStack
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, TextIO, cast
+
+if TYPE_CHECKING:
+    from mcp import Client
+    from mcp.types import CallToolResult
+    from mcp.types import Tool as RemoteTool
+
+__all__ = ["McpConnection", "McpServerError", "ServerCommand"]
+
+_SHUTDOWN_TIMEOUT = 15.0
+_MAX_LIST_PAGES = 100
+_STDERR_TAIL_BYTES = 2000
+
+
+class McpServerError(RuntimeError):
+    """An MCP server could not be started, listed or reached."""
+
+
+@dataclass(frozen=True, slots=True)
+class ServerCommand:
+    """How to launch a stdio MCP server."""
+
+    command: str
+    args: tuple[str, ...] = ()
+    env: Mapping[str, str] | None = None
+    cwd: Path | None = None
+
+    def describe(self) -> str:
+        """The command line, for error messages."""
+        return " ".join([self.command, *self.args])
+
+
+@dataclass(frozen=True, slots=True)
+class _Started:
+    tools: tuple[RemoteTool, ...]
+    instructions: str | None
+
+
+@dataclass(slots=True)
+class _Running:
+    loop: asyncio.AbstractEventLoop
+    thread: threading.Thread
+    stop: asyncio.Event
+    stderr: TextIO
+    ready: concurrent.futures.Future[_Started] = field(
+        default_factory=lambda: concurrent.futures.Future[_Started]()
+    )
+    lifecycle: concurrent.futures.Future[None] | None = None
+    client: Client | None = None
+
+
+class McpConnection:
+    """Starts a stdio MCP server, lists its tools, calls them, and stops it.
+
+    ``start()`` blocks until the server answered the handshake and listed its
+    tools (or raises ``McpServerError`` with the server's stderr tail);
+    ``close()`` always stops the process and the loop thread, and is
+    idempotent. The server's stderr goes to a temporary file, so its logs
+    do not interleave with the caller's output and remain readable through
+    ``stderr_tail()``.
+    """
+
+    def __init__(
+        self,
+        server_name: str,
+        command: ServerCommand,
+        *,
+        startup_timeout_sec: float = 30.0,
+        call_timeout_sec: float = 60.0,
+    ) -> None:
+        self.server_name = server_name
+        self.command = command
+        self.startup_timeout_sec = startup_timeout_sec
+        self.call_timeout_sec = call_timeout_sec
+        self._lock = threading.Lock()
+        self._running: _Running | None = None
+        self._last_stderr = ""
+
+    @property
+    def started(self) -> bool:
+        """Whether a server process is (supposed to be) running."""
+        return self._running is not None
+
+    def _label(self) -> str:
+        return f"MCP server {self.server_name!r} (command: {self.command.describe()})"
+
+    def start(self) -> tuple[tuple[RemoteTool, ...], str | None]:
+        """Spawn the server; return its tools (all pages) and its instructions."""
+        with self._lock:
+            if self._running is not None:
+                raise McpServerError(f"{self._label()} is already started.")
+            loop = asyncio.new_event_loop()
+            thread = threading.Thread(
+                target=loop.run_forever, name=f"tooltape-mcp-{self.server_name}", daemon=True
+            )
+            # Closed by close(), which every start() failure path also runs.
+            stderr = cast(
+                "TextIO",
+                tempfile.TemporaryFile("w+", encoding="utf-8", errors="replace"),  # noqa: SIM115
+            )
+            running = _Running(loop=loop, thread=thread, stop=asyncio.Event(), stderr=stderr)
+            self._running = running
+            thread.start()
+            running.lifecycle = asyncio.run_coroutine_threadsafe(self._serve(running), loop)
+        waited: list[concurrent.futures.Future[Any]] = [running.ready, running.lifecycle]
+        concurrent.futures.wait(
+            waited,
+            timeout=self.startup_timeout_sec + _SHUTDOWN_TIMEOUT,
+            return_when=concurrent.futures.FIRST_COMPLETED,
+        )
+        if running.ready.done() and running.ready.exception() is None:
+            started = running.ready.result()
+            return started.tools, started.instructions
+        problem = self._startup_problem(running)
+        self.close()
+        tail = self._last_stderr.strip()
+        raise McpServerError(
+            f"{self._label()} did not start: {problem}."
+            + (f" Its stderr ends with:\n{tail}" if tail else " It wrote nothing to stderr.")
+            + "\nCheck the command, its arguments and environment; run it by hand to see it fail."
+        )
+
+    def _startup_problem(self, running: _Running) -> str:
+        error = running.ready.exception() if running.ready.done() else None
+        if error is None:
+            return f"no answer within {self.startup_timeout_sec:g} seconds"
+        if isinstance(error, TimeoutError):
+            return f"no handshake within {self.startup_timeout_sec:g} seconds (startup_timeout_sec)"
+        return _describe(error)
+
+    async def _serve(self, running: _Running) -> None:
+        from mcp import Client
+        from mcp.client.stdio import StdioServerParameters, stdio_client
+
+        command = self.command
+        parameters = StdioServerParameters(
+            command=command.command,
+            args=list(command.args),
+            env=dict(command.env) if command.env is not None else None,
+            cwd=command.cwd,
+        )
+        try:
+            async with AsyncExitStack() as stack:
+                async with asyncio.timeout(self.startup_timeout_sec):
+                    transport = stdio_client(parameters, errlog=running.stderr)
+                    client = await stack.enter_async_context(Client(transport))
+                    tools = await _list_all_tools(client)
+                running.client = client
+                running.ready.set_result(_Started(tools, client.instructions))
+                await running.stop.wait()
+        except BaseException as exc:
+            if not running.ready.done():
+                running.ready.set_exception(exc)
+            raise
+
+    def call_tool(self, name: str, arguments: Mapping[str, Any]) -> CallToolResult:
+        """Call ``name`` on the server; a transport problem raises (``McpServerError`` or the
+        SDK's own error), while a tool's own failure comes back as ``is_error``."""
+        running = self._running
+        client = running.client if running is not None else None
+        if running is None or client is None:
+            raise McpServerError(f"{self._label()} is not started; use `with section:`.")
+        if running.lifecycle is not None and running.lifecycle.done():
+            raise McpServerError(f"{self._label()} has stopped: {self._exit_reason(running)}.")
+        future = asyncio.run_coroutine_threadsafe(
+            client.call_tool(name, dict(arguments), read_timeout_seconds=self.call_timeout_sec),
+            running.loop,
+        )
+        try:
+            return future.result(timeout=self.call_timeout_sec + 5)
+        except concurrent.futures.TimeoutError:
+            future.cancel()
+            raise McpServerError(
+                f"{self._label()} did not answer a call of {name!r} within "
+                f"{self.call_timeout_sec:g} seconds."
+            ) from None
+
+    def _exit_reason(self, running: _Running) -> str:
+        assert running.lifecycle is not None
+        error = running.lifecycle.exception() if not running.lifecycle.cancelled() else None
+        tail = self.stderr_tail().strip().splitlines()
+        detail = _describe(error) if error is not None else "the connection ended"
+        return detail + (f"; last stderr line: {tail[-1]}" if tail else "")
+
+    def stderr_tail(self) -> str:
+        """The last part of what the server wrote to stderr (also after ``close()``)."""
+        running = self._running
+        if running is None:
+            return self._last_stderr
+        return _read_tail(running.stderr)
+
+    def close(self) -> None:
+        """Stop the server (closing stdin, then escalating to kill) and the loop thread."""
+        with self._lock:
+            running, self._running = self._running, None
+        if running is None:
+            return
+        loop = running.loop
+        lifecycle = running.lifecycle
+        try:
+            if lifecycle is not None and not lifecycle.done():
+                loop.call_soon_threadsafe(running.stop.set)
+                concurrent.futures.wait([lifecycle], timeout=_SHUTDOWN_TIMEOUT)
+                if not lifecycle.done():
+                    lifecycle.cancel()
+            if loop.is_running():
+                leftovers = asyncio.run_coroutine_threadsafe(_cancel_other_tasks(), loop)
+                concurrent.futures.wait([leftovers], timeout=_SHUTDOWN_TIMEOUT)
+                loop.call_soon_threadsafe(loop.stop)
+            running.thread.join(timeout=_SHUTDOWN_TIMEOUT)
+            if not running.thread.is_alive():
+                loop.close()
+        finally:
+            self._last_stderr = _read_tail(running.stderr)
+            running.stderr.close()
+
+
+async def _list_all_tools(client: Client) -> tuple[RemoteTool, ...]:
+    tools: list[RemoteTool] = []
+    cursor: str | None = None
+    for _ in range(_MAX_LIST_PAGES):
+        page = await client.list_tools(cursor=cursor)
+        tools.extend(page.tools)
+        cursor = page.next_cursor
+        if cursor is None:
+            break
+    return tuple(tools)
+
+
+async def _cancel_other_tasks() -> None:
+    current = asyncio.current_task()
+    others = [task for task in asyncio.all_tasks() if task is not current]
+    for task in others:
+        task.cancel()
+    await asyncio.gather(*others, return_exceptions=True)
+
+
+def _describe(error: BaseException) -> str:
+    """An exception as one line; task-group wrappers are unwrapped to what actually failed."""
+    if isinstance(error, BaseExceptionGroup):
+        return "; ".join(_describe(inner) for inner in _leaves(cast("_Group", error)))
+    text = str(error).strip()
+    return f"{type(error).__name__}: {text}" if text else type(error).__name__
+
+
+_Group = BaseExceptionGroup[BaseException]
+
+
+def _leaves(group: _Group) -> Sequence[BaseException]:
+    leaves: list[BaseException] = []
+    for inner in group.exceptions:
+        if isinstance(inner, BaseExceptionGroup):
+            leaves.extend(_leaves(cast("_Group", inner)))
+        else:
+            leaves.append(inner)
+    return leaves
+
+
+def _read_tail(stream: TextIO) -> str:
+    # pread leaves the shared file offset alone: the server may still be writing.
+    try:
+        fd = stream.fileno()
+        size = os.fstat(fd).st_size
+        start = max(0, size - _STDERR_TAIL_BYTES)
+        data = os.pread(fd, size - start, start)
+    except (OSError, ValueError):
+        return ""
+    return data.decode("utf-8", errors="replace")

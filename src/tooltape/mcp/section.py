@@ -1,0 +1,209 @@
+"""``McpServerSection``: a section whose tools come from a stdio MCP server it owns."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from types import TracebackType
+from typing import Any, Self, cast
+
+from tooltape.mcp.connection import McpConnection, McpServerError, ServerCommand
+from tooltape.mcp.tool import McpTool, mcp_tool
+from tooltape.prompt import PromptRenderError, PromptValidationError, Section
+from tooltape.prompt.naming import check_tool_name
+from tooltape.prompt.section import EnabledPredicate
+
+__all__ = ["McpServerSection"]
+
+
+def _positive(value: object, what: str, owner: str) -> float:
+    if isinstance(value, bool) or not isinstance(value, int | float) or value <= 0:
+        raise PromptValidationError(f"{owner}: {what}={value!r}; use seconds > 0.")
+    return value
+
+
+def _strings(values: object, what: str, owner: str) -> tuple[str, ...]:
+    if isinstance(values, str) or not isinstance(values, Sequence):
+        raise PromptValidationError(f"{owner}: {what} must be a list of strings, got {values!r}.")
+    items = tuple(cast("Sequence[object]", values))
+    bad = [v for v in items if not isinstance(v, str)]
+    if bad:
+        raise PromptValidationError(f"{owner}: {what} must hold strings only; found {bad[0]!r}.")
+    return tuple(str(v) for v in items)
+
+
+class McpServerSection(Section[Any]):
+    """A section that runs a stdio MCP server and carries its tools.
+
+    Use it as a context manager: ``with section:`` starts the server
+    (``command`` + ``args``; ``env`` is added to a minimal inherited
+    environment, as the ``mcp`` SDK does), lists its tools and keeps those
+    named in ``tools`` (all when ``None``); leaving the block stops the
+    process, also on errors. ``tools()`` is empty until then, and rendering
+    a prompt with a section that is not started raises ``PromptRenderError``.
+
+    Each tool is an ``McpTool`` named ``<name>__<tool>`` whose source is
+    ``"mcp"`` and whose ``server_name`` is ``name``; its calls go through the
+    executor and hooks like any other tool. The section renders the
+    server's instructions, when it sends any, and nothing otherwise.
+    """
+
+    def __init__(
+        self,
+        name: str,
+        command: str,
+        args: Sequence[str] = (),
+        env: Mapping[str, str] | None = None,
+        tools: Sequence[str] | None = None,
+        *,
+        cwd: str | os.PathLike[str] | None = None,
+        startup_timeout_sec: float = 30.0,
+        call_timeout_sec: float = 60.0,
+        title: str | None = None,
+        key: str | None = None,
+        enabled: bool | EnabledPredicate | None = None,
+    ) -> None:
+        check_tool_name(name, what="MCP server")
+        owner = f"McpServerSection {name!r}"
+        if not isinstance(command, str) or not command.strip():
+            raise PromptValidationError(f"{owner}: command must be a non-empty string.")
+        super().__init__(
+            title=title if title is not None else f"MCP server {name}",
+            key=key if key is not None else f"mcp-{name}"[:64],
+            enabled=enabled,
+        )
+        self.name = name
+        self.command = ServerCommand(
+            command=command,
+            args=_strings(args, "args", owner),
+            env=dict(env) if env is not None else None,
+            cwd=Path(cwd) if cwd is not None else None,
+        )
+        if env is not None and not all(
+            isinstance(k, str) and isinstance(v, str)  # pyright: ignore[reportUnnecessaryIsInstance]
+            for k, v in env.items()
+        ):
+            raise PromptValidationError(f"{owner}: env must map strings to strings.")
+        self.tool_filter = _strings(tools, "tools", owner) if tools is not None else None
+        self.startup_timeout_sec = _positive(startup_timeout_sec, "startup_timeout_sec", owner)
+        self.call_timeout_sec = _positive(call_timeout_sec, "call_timeout_sec", owner)
+        self._connection: McpConnection | None = None
+        self._server_tools: tuple[McpTool, ...] = ()
+        self._instructions: str | None = None
+
+    def __repr__(self) -> str:
+        state = "started" if self.started else "stopped"
+        return f"McpServerSection(name={self.name!r}, command={self.command.describe()!r}, {state})"
+
+    @property
+    def started(self) -> bool:
+        """Whether the server is running and its tools are available."""
+        return self._connection is not None
+
+    def start(self) -> Self:
+        """Start the server and expose its (filtered) tools; ``McpServerError`` if it cannot."""
+        if self._connection is not None:
+            raise McpServerError(f"MCP server {self.name!r} is already started.")
+        connection = McpConnection(
+            self.name,
+            self.command,
+            startup_timeout_sec=self.startup_timeout_sec,
+            call_timeout_sec=self.call_timeout_sec,
+        )
+        listed, instructions = connection.start()
+        try:
+            self._server_tools = self._select(connection, listed)
+        except BaseException:
+            connection.close()
+            raise
+        self._instructions = instructions
+        self._connection = connection
+        return self
+
+    def _select(self, connection: McpConnection, listed: Sequence[Any]) -> tuple[McpTool, ...]:
+        offered = [str(remote.name) for remote in listed]
+        if self.tool_filter is not None:
+            unknown = [name for name in self.tool_filter if name not in offered]
+            if unknown:
+                raise McpServerError(
+                    f"MCP server {self.name!r} (command: {self.command.describe()}) has no tool "
+                    f"{', '.join(repr(n) for n in unknown)}; it offers "
+                    f"{', '.join(sorted(offered)) or 'no tools'}. Fix the tools filter."
+                )
+        wanted = [r for r in listed if self.tool_filter is None or r.name in self.tool_filter]
+        tools = tuple(mcp_tool(self.name, remote, connection) for remote in wanted)
+        owners: dict[str, str] = {}
+        for tool in tools:
+            if tool.name in owners:
+                raise McpServerError(
+                    f"MCP server {self.name!r}: tools {owners[tool.name]!r} and "
+                    f"{tool.remote_name!r} both become {tool.name!r}; filter one of them out."
+                )
+            owners[tool.name] = tool.remote_name
+        return tools
+
+    def close(self) -> None:
+        """Stop the server (idempotent); ``tools()`` is empty again afterwards."""
+        connection, self._connection = self._connection, None
+        self._server_tools = ()
+        self._instructions = None
+        if connection is not None:
+            connection.close()
+
+    def __enter__(self) -> Self:
+        return self.start()
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        traceback: TracebackType | None,
+    ) -> None:
+        self.close()
+
+    def tools(self) -> tuple[McpTool, ...]:
+        """The server's tools while it runs (filtered), else nothing."""
+        return self._server_tools
+
+    def stderr_tail(self) -> str:
+        """The end of what the server wrote to stderr (empty before the first start)."""
+        return self._connection.stderr_tail() if self._connection is not None else ""
+
+    def render(self, params: Any, depth: int = 0, number: str = "1") -> str:
+        if self._connection is None:
+            raise PromptRenderError(
+                f"MCP server section {self.key!r} ({self.name}) is not started, so its tools are "
+                "unknown; render or evaluate the prompt inside `with section:` (or `with card:` "
+                "for a loaded card)."
+            )
+        if not self._instructions:
+            return ""
+        return super().render(params, depth, number)
+
+    def render_body(self, params: Any) -> str:
+        return self._instructions or ""
+
+    def clone(self, **overrides: Any) -> Self:
+        """A new, stopped section with the same configuration (some arguments replaced)."""
+        arguments: dict[str, Any] = {
+            "name": self.name,
+            "command": self.command.command,
+            "args": self.command.args,
+            "env": self.command.env,
+            "tools": self.tool_filter,
+            "cwd": self.command.cwd,
+            "startup_timeout_sec": self.startup_timeout_sec,
+            "call_timeout_sec": self.call_timeout_sec,
+            "title": self.title,
+            "key": self.key,
+            "enabled": self.enabled,
+        }
+        unknown = set(overrides) - set(arguments)
+        if unknown:
+            raise TypeError(
+                f"McpServerSection.clone() got unknown arguments {sorted(unknown)}; "
+                f"accepted: {sorted(arguments)}."
+            )
+        arguments.update(overrides)
+        return type(self)(**arguments)
