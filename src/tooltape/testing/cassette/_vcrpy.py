@@ -51,3 +51,15 @@ CassetteNotFoundError = cast(type[FileNotFoundError], _filesystem_module.Cassett
 
 serialize_with = cast(Callable[[Mapping[str, Any], object], str], _serialize_module.serialize)
 """``vcr.serialize.serialize(cassette_dict, serializer)``: vcrpy's own writing path."""
+
+_errors_module = importlib.import_module("vcr.errors")
+
+request_from_dict = cast(
+    Callable[[Mapping[str, Any]], VcrRequest], _request_module.Request._from_dict
+)
+"""``vcr.request.Request._from_dict``: a request from vcrpy's serialised form."""
+
+CannotOverwriteExistingCassetteException = cast(
+    type[Exception], _errors_module.CannotOverwriteExistingCassetteException
+)
+"""What vcrpy raises for a request its cassette cannot answer in the current record mode."""

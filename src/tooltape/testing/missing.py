@@ -1,0 +1,65 @@
+"""Readable failures for requests a cassette cannot answer.
+
+vcrpy raises ``CannotOverwriteExistingCassetteException`` inside the HTTP
+transport; the OpenAI SDK and the adapter wrap it (``APIConnectionError``,
+``PromptEvaluationError``), so the reason would be buried three exceptions
+deep. These functions find it again and say what to do.
+"""
+
+from __future__ import annotations
+
+import shlex
+from typing import Any
+
+
+def _find_vcr_error(error: BaseException | None) -> Any:
+    from tooltape.testing.cassette._vcrpy import CannotOverwriteExistingCassetteException
+
+    seen: set[int] = set()
+    while error is not None and id(error) not in seen:
+        seen.add(id(error))
+        if isinstance(error, CannotOverwriteExistingCassetteException):
+            return error
+        error = error.__cause__ or error.__context__
+    return None
+
+
+def record_command(nodeid: str) -> str:
+    """The shell command that records the cassette of ``nodeid``."""
+    return f"OPENAI_API_KEY=<your key> pytest --record-mode=once {shlex.quote(nodeid)}"
+
+
+def explain_cassette_failure(error: BaseException, nodeid: str) -> str | None:
+    """A failure message for a cassette miss anywhere in ``error``'s chain, else ``None``."""
+    found = _find_vcr_error(error)
+    if found is None:
+        return None
+    cassette = found.cassette
+    path = getattr(cassette, "_path", "<cassette>")
+    request = found.failed_request
+    asked = f"{request.method} {request.path}" if request is not None else "a request"
+    if found.reason == "cassette_not_found":
+        return (
+            f"No cassette at {path} for {nodeid} (replay mode never calls the provider).\n"
+            f"Record it with:\n\n    {record_command(nodeid)}\n"
+        )
+    lines = [
+        f"Wire drift: {asked} made by {nodeid} matches no unplayed interaction of {path}.",
+    ]
+    for recorded, _succeeded, failed in found.similar_requests[:3]:
+        lines.append("")
+        lines.append(f"Closest recorded request: {recorded.method} {recorded.path}")
+        for name, message in failed:
+            lines.append(f"  {name}: {message}")
+    if found.reason == "already_played":
+        lines.append("")
+        lines.append(
+            "Every matching interaction was already played: the code now makes more "
+            "requests than when the cassette was recorded."
+        )
+    lines += [
+        "",
+        "If the change is intended, re-record the cassette:",
+        f"    {record_command(nodeid).replace('--record-mode=once', '--record-mode=rewrite')}",
+    ]
+    return "\n".join(lines)

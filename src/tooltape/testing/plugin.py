@@ -1,0 +1,312 @@
+"""tooltape's pytest plugin, on top of pytest-recording and vcrpy.
+
+- ``pytest --record-mode=once`` with ``OPENAI_API_KEY`` set records one
+  cassette per test under ``<rootdir>/cassettes/<test module>/`` (ini option
+  ``tooltape_cassette_dir``); plain ``pytest`` replays with no key and no
+  network. Tests that use ``openai_client`` / ``openai_adapter`` are marked
+  ``vcr`` automatically.
+- Cassettes are tooltape JSON (readable, diff-friendly), scrubbed of secrets
+  before they are written, written atomically, and only when the test passed.
+- Requests match on method, API path and a semantic JSON body comparison;
+  a mismatch shows a field-level diff. Imported cassettes (recorded by another
+  client) match on method and path only. Interactions left unplayed fail the
+  test unless ``@pytest.mark.tooltape(allow_unplayed=True)``.
+- Fixtures: ``openai_client``, ``openai_adapter``, ``wire_snapshot``,
+  ``provider_faults``.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Generator, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, cast
+
+import openai
+import pytest
+
+from tooltape.adapters.openai import OpenAIAdapter
+from tooltape.testing.cassette import (
+    CassetteSecretError,
+    CassetteSource,
+    TooltapeSerializer,
+    before_record_request,
+    before_record_response,
+    cassette_to_vcr,
+    dump_cassette,
+    find_secrets,
+    load_cassette,
+    write_atomic,
+)
+from tooltape.testing.cassette._vcrpy import CassetteNotFoundError, request_from_dict
+from tooltape.testing.faults import provider_faults
+from tooltape.testing.matching import make_body_matcher, path_matcher
+from tooltape.testing.missing import explain_cassette_failure
+from tooltape.testing.snapshots import wire_snapshot
+
+__all__ = ["provider_faults", "wire_snapshot"]
+
+REPLAY_API_KEY = "tooltape-replay-placeholder"
+"""The API key a replaying client uses: not key-shaped, never sent anywhere."""
+
+_LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "::1", "[::1]")
+_STATE = pytest.StashKey["_TestState"]()
+
+
+@dataclass
+class _TestState:
+    """What the plugin knows about the running test (one per test, per process)."""
+
+    nodeid: str
+    module: str
+    record_mode: str
+    cassette_path: Path | None = None
+    source: CassetteSource | None = None
+    failed: bool = False
+    save_error: BaseException | None = None
+    provenance: str | None = None
+    volatile: tuple[str, ...] = ()
+    notes: list[str] = field(default_factory=lambda: list[str]())
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addini(
+        "tooltape_cassette_dir",
+        "Folder (relative to rootdir) holding one sub-folder of cassettes per test module.",
+        default="cassettes",
+    )
+    parser.addini(
+        "tooltape_model",
+        "Model the openai_adapter fixture uses.",
+        default="gpt-4o-mini",
+    )
+    parser.addini(
+        "tooltape_volatile",
+        "Request body fields ignored when matching (one pattern per line, e.g. metadata.run_id).",
+        type="linelist",
+        default=[],
+    )
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line(
+        "markers",
+        "tooltape(volatile=(), allow_unplayed=False, provenance=None): per-test cassette "
+        "options: extra volatile request fields, whether unplayed interactions are allowed, "
+        "and a provenance note written into new cassettes.",
+    )
+
+
+def _marker_kwargs(item: pytest.Item) -> Mapping[str, Any]:
+    marker = item.get_closest_marker("tooltape")
+    return marker.kwargs if marker is not None else {}
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    for item in items:
+        fixtures = cast("Sequence[str]", getattr(item, "fixturenames", ()))
+        uses_provider = "openai_client" in fixtures or "openai_adapter" in fixtures
+        if uses_provider and item.get_closest_marker("vcr") is None:
+            item.add_marker(pytest.mark.vcr)
+
+
+@pytest.hookimpl(wrapper=True, tryfirst=True)
+def pytest_runtest_setup(item: pytest.Item) -> Generator[None, None, None]:
+    options = _marker_kwargs(item)
+    volatile = options.get("volatile", ())
+    item.stash[_STATE] = _TestState(
+        nodeid=item.nodeid,
+        module=Path(str(item.path)).stem,
+        record_mode=item.config.getoption("--record-mode") or "none",
+        provenance=options.get("provenance"),
+        volatile=(volatile,) if isinstance(volatile, str) else tuple(volatile),
+    )
+    item.config.stash[_STATE] = item.stash[_STATE]
+    return (yield)
+
+
+def _is_loopback(uri: str) -> bool:
+    from urllib.parse import urlsplit
+
+    return (urlsplit(uri).hostname or "") in _LOOPBACK_HOSTS
+
+
+class _PluginPersister:
+    """Reads any cassette format; writes tooltape JSON only for passing tests.
+
+    Saving never raises inside vcrpy (that would leave its HTTP patches in
+    place): a refused cassette is kept as ``save_error`` and reported when the
+    test is torn down.
+    """
+
+    def __init__(self, state: _TestState, extra_paths: Sequence[str]) -> None:
+        self.state = state
+        self.extra_paths = tuple(extra_paths)
+
+    def load_cassette(self, cassette_path: str, serializer: object) -> tuple[list[Any], list[Any]]:
+        del serializer
+        if self.state.record_mode == "rewrite":
+            raise CassetteNotFoundError(cassette_path)
+        requests: list[Any] = []
+        responses: list[Any] = []
+        for index, raw_path in enumerate((cassette_path, *self.extra_paths)):
+            path = Path(raw_path)
+            if not path.is_file() and index == 0 and path.with_suffix(".yaml").is_file():
+                path = path.with_suffix(".yaml")
+            if not path.is_file():
+                continue
+            cassette = load_cassette(path)
+            if index == 0:
+                self.state.source = cassette.header.source
+            data = cassette_to_vcr(cassette)
+            for pair in cast("list[dict[str, Any]]", data["interactions"]):
+                requests.append(request_from_dict(pair["request"]))
+                responses.append(pair["response"])
+        if not requests:
+            raise CassetteNotFoundError(cassette_path)
+        return requests, responses
+
+    def save_cassette(
+        self, cassette_path: str, cassette_dict: Mapping[str, Any], serializer: object
+    ) -> None:
+        del serializer
+        state = self.state
+        if state.failed:
+            state.notes.append(f"not saved (the test failed): {cassette_path}")
+            return
+        requests = cast("Sequence[Any]", cassette_dict["requests"])
+        responses = cast("Sequence[Any]", cassette_dict["responses"])
+        loopback = bool(requests) and all(_is_loopback(r.uri) for r in requests)
+        source: CassetteSource = "loopback" if loopback else "live"
+        provenance = state.provenance
+        if provenance is None:
+            where = "a loopback server" if loopback else "the live API"
+            provenance = f"recorded by {state.nodeid} against {where}"
+        serializer_ = TooltapeSerializer(source=source, provenance=provenance)
+        interactions = [
+            {"request": request._to_dict(), "response": response}  # pyright: ignore[reportPrivateUsage]
+            for request, response in zip(requests, responses, strict=True)
+        ]
+        try:
+            cassette = serializer_.to_cassette({"interactions": interactions})
+            findings = find_secrets(cassette)
+            if findings:
+                raise CassetteSecretError(cassette_path, findings)
+            write_atomic(cassette_path, dump_cassette(cassette))
+        except Exception as exc:
+            state.save_error = exc
+
+
+def pytest_recording_configure(config: pytest.Config, vcr: Any) -> None:
+    """Point pytest-recording's VCR at tooltape's folder, format, matchers and scrubbers."""
+    state = config.stash.get(_STATE, None)
+    if state is None:
+        return
+    root = Path(str(config.rootpath)) / str(config.getini("tooltape_cassette_dir"))
+    recorder: Any = vcr
+    extra_paths = tuple(getattr(recorder.persister, "extra_paths", ()))
+    recorder.cassette_library_dir = str(root / state.module)
+    recorder.path_transformer = recorder.ensure_suffix(".json")
+    recorder.serializer = "json"
+    recorder.register_serializer("json", TooltapeSerializer())
+    recorder.register_persister(_PluginPersister(state, extra_paths))
+    recorder.before_record_request = before_record_request
+    recorder.before_record_response = before_record_response
+    recorder.decode_compressed_response = True
+    volatile = (*cast("list[str]", config.getini("tooltape_volatile")), *state.volatile)
+    body_matcher = make_body_matcher(volatile, name="tooltape_body")
+
+    def body_unless_imported(current: Any, recorded: Any) -> None:
+        # Another client made the requests of an imported cassette: its body
+        # says nothing about this code's wire, so only method and path count.
+        if state.source == "import":
+            return
+        body_matcher(current, recorded)
+
+    recorder.register_matcher("tooltape_body", body_unless_imported)
+    recorder.register_matcher("tooltape_path", path_matcher)
+    recorder.match_on = ("method", "tooltape_path", "tooltape_body")
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(
+    item: pytest.Item, call: pytest.CallInfo[None]
+) -> Generator[None, pytest.TestReport, pytest.TestReport]:
+    report = yield
+    state = item.stash.get(_STATE, None)
+    if state is None:
+        return report
+    if report.when in ("setup", "call") and report.failed:
+        state.failed = True
+        if call.excinfo is not None:
+            message = explain_cassette_failure(call.excinfo.value, state.nodeid)
+            if message is not None:
+                report.longrepr = message
+    return report
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_teardown(
+    item: pytest.Item, nextitem: pytest.Item | None
+) -> Generator[None, None, None]:
+    result = yield
+    state = item.stash.get(_STATE, None)
+    if state is not None and state.save_error is not None:
+        error, state.save_error = state.save_error, None
+        raise error
+    return result
+
+
+@pytest.fixture(autouse=True)
+def _tooltape_cassette_guard(request: pytest.FixtureRequest, vcr: Any) -> Iterator[None]:
+    """Fail a passing test whose replayed cassette still holds unplayed interactions."""
+    yield
+    state = request.node.stash.get(_STATE, None)
+    if vcr is None or state is None or state.failed:
+        return
+    if not getattr(vcr, "rewound", False) or not getattr(vcr, "write_protected", False):
+        return
+    if _marker_kwargs(request.node).get("allow_unplayed", False):
+        return
+    counts = cast("Mapping[int, int]", vcr.play_counts)
+    unplayed = [i for i in range(len(vcr)) if counts.get(i, 0) == 0]
+    if unplayed:
+        described = ", ".join(
+            f"#{i} {vcr.requests[i].method} {vcr.requests[i].path}" for i in unplayed
+        )
+        pytest.fail(
+            f"Stale cassette {vcr._path}: recorded interaction(s) {described} were never "  # pyright: ignore[reportPrivateUsage]
+            "played. The code now makes fewer requests than when it was recorded: re-record "
+            f"with `pytest --record-mode=rewrite '{state.nodeid}'`, or mark the test "
+            "@pytest.mark.tooltape(allow_unplayed=True).",
+            pytrace=False,
+        )
+
+
+@pytest.fixture
+def openai_client(request: pytest.FixtureRequest, record_mode: str) -> openai.OpenAI:
+    """An OpenAI client: the real key when recording, a placeholder when replaying.
+
+    ``OPENAI_BASE_URL`` is honoured (the SDK reads it), so recording can target
+    any server, a loopback one included.
+    """
+    key = os.environ.get("OPENAI_API_KEY")
+    state = request.node.stash.get(_STATE, None)
+    cassette_exists = bool(state and state.source is not None)
+    recording = record_mode in ("all", "rewrite", "new_episodes") or (
+        record_mode == "once" and not cassette_exists
+    )
+    if recording and not key:
+        pytest.fail(
+            f"Recording ({record_mode!r} mode) needs OPENAI_API_KEY: set it to a real key "
+            "(or, with OPENAI_BASE_URL pointing at a local server, to any value).",
+            pytrace=False,
+        )
+    return openai.OpenAI(api_key=key if recording and key else REPLAY_API_KEY)
+
+
+@pytest.fixture
+def openai_adapter(request: pytest.FixtureRequest, openai_client: openai.OpenAI) -> OpenAIAdapter:
+    """An ``OpenAIAdapter`` on ``openai_client``; the model is the ``tooltape_model`` ini value."""
+    return OpenAIAdapter(str(request.config.getini("tooltape_model")), client=openai_client)
