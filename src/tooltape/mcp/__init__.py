@@ -3,13 +3,15 @@
 ``McpServerSection(name, command, args=(), env=None, tools=None)`` owns the
 server process (``with section:``); its tools are ``McpTool``s named
 ``<name>__<tool>`` with ``source == "mcp"``, run through the same executor
-and hooks as function tools. The ``mcp`` SDK is imported only when a
-server starts.
+and hooks as function tools. ``running_servers(prompt)`` starts every server
+a prompt (and its agent tools' children) needs. The ``mcp`` SDK is imported
+only when a server starts.
 """
 
 from tooltape.mcp.arguments import JsonSchemaArguments
 from tooltape.mcp.connection import McpConnection, McpServerError, ServerCommand
 from tooltape.mcp.section import McpServerSection
+from tooltape.mcp.servers import mcp_sections, running_servers
 from tooltape.mcp.tool import McpCallResult, McpTool, namespaced_tool_name
 
 __all__ = [
@@ -20,5 +22,7 @@ __all__ = [
     "McpServerSection",
     "McpTool",
     "ServerCommand",
+    "mcp_sections",
     "namespaced_tool_name",
+    "running_servers",
 ]
