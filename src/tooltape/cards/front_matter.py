@@ -1,0 +1,231 @@
+"""A card file: YAML front matter (validated into frozen dataclasses by pydantic) + a body.
+
+Unknown keys are refused at every level, scalars are strict (``"4"`` is not
+a number, ``true`` is not a count), and every problem becomes a
+``CardError`` naming the field and the fix.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Annotated, Any, Literal, cast
+
+import yaml
+from pydantic import (
+    ConfigDict,
+    Field,
+    StrictInt,
+    StrictStr,
+    TypeAdapter,
+    ValidationError,
+    with_config,
+)
+
+from tooltape.cards.errors import CardError
+
+__all__ = [
+    "AgentEntry",
+    "CardFrontMatter",
+    "ClientToolEntry",
+    "HostedToolEntry",
+    "McpServerEntry",
+    "parse_card",
+]
+
+Seconds = Annotated[float, Field(gt=0, strict=True)]
+_FORBID = ConfigDict(extra="forbid")
+
+
+@with_config(_FORBID)
+@dataclass(frozen=True, slots=True)
+class McpServerEntry:
+    """``mcp_servers[]``: a stdio MCP server (``command: python`` means this interpreter)."""
+
+    name: StrictStr
+    command: StrictStr
+    args: tuple[StrictStr, ...] = ()
+    env: Mapping[StrictStr, StrictStr] | None = None
+    tools: tuple[StrictStr, ...] | None = None
+    cwd: StrictStr | None = None
+    startup_timeout_sec: Seconds = 30.0
+    call_timeout_sec: Seconds = 60.0
+
+
+@with_config(_FORBID)
+@dataclass(frozen=True, slots=True)
+class HostedToolEntry:
+    """``hosted_tools[]``: a provider-executed tool of a ``tooltape.tools`` kind."""
+
+    kind: StrictStr
+    name: StrictStr | None = None
+    config: Mapping[StrictStr, Any] = field(default_factory=lambda: dict[str, Any]())
+
+
+@with_config(_FORBID)
+@dataclass(frozen=True, slots=True)
+class ClientToolEntry:
+    """``client_tools[]``: a provider-defined tool run locally (apply_patch, local_shell)."""
+
+    kind: Literal["apply_patch", "local_shell"]
+    name: StrictStr | None = None
+    root: StrictStr | None = None
+    cwd: StrictStr | None = None
+    timeout_s: Seconds | None = None
+
+
+@with_config(_FORBID)
+@dataclass(frozen=True, slots=True)
+class AgentEntry:
+    """``agents[]``: another card exposed as a tool (a bare string is ``{card: ...}``)."""
+
+    card: StrictStr
+    name: StrictStr | None = None
+    description: StrictStr | None = None
+
+
+@with_config(_FORBID)
+@dataclass(frozen=True, slots=True)
+class CardFrontMatter:
+    """Everything a card's front matter may declare."""
+
+    name: StrictStr
+    description: StrictStr | None = None
+    model: StrictStr | None = None
+    function_tools: tuple[StrictStr, ...] = ()
+    tool_hooks: tuple[StrictStr, ...] = ()
+    hosted_tools: tuple[HostedToolEntry, ...] = ()
+    client_tools: tuple[ClientToolEntry, ...] = ()
+    mcp_servers: tuple[McpServerEntry, ...] = ()
+    agents: tuple[AgentEntry, ...] = ()
+    max_parallel: Annotated[StrictInt, Field(gt=0)] = 4
+    child_timeout_sec: Seconds = 120.0
+
+
+_ADAPTER: TypeAdapter[CardFrontMatter] = TypeAdapter(CardFrontMatter)
+
+_ENTRY_TYPES: dict[str, type[Any]] = {
+    "hosted_tools": HostedToolEntry,
+    "client_tools": ClientToolEntry,
+    "mcp_servers": McpServerEntry,
+    "agents": AgentEntry,
+}
+
+FIXES: dict[str, str] = {
+    "name": "write `name: my_agent` (1-64 lowercase letters, digits, '_' or '-').",
+    "description": "write a one-line description of at most 200 ASCII characters.",
+    "model": "write the model id as a string, e.g. `model: gpt-4.1-mini`.",
+    "function_tools": "list specs like `- tools.py:add_one` (a .py file, relative to the card, "
+    "and a function in it).",
+    "tool_hooks": "list specs like `- hooks.py:audit` whose function takes (ctx, args, call_next).",
+    "hosted_tools": "list entries like `- {kind: web_search, name: search, config: "
+    "{context_size: low}}`.",
+    "client_tools": "list entries like `- {kind: apply_patch, root: workspace}` or "
+    "`- {kind: local_shell, cwd: ., timeout_s: 30}`.",
+    "mcp_servers": "list entries like `- {name: time, command: python, args: [server.py], "
+    "tools: [get_time]}`.",
+    "agents": "list card files like `- helper.md` or `- {card: helper.md, name: helper}`.",
+    "max_parallel": "use a whole number greater than 0, e.g. `max_parallel: 4`.",
+    "child_timeout_sec": "use seconds greater than 0, e.g. `child_timeout_sec: 120`.",
+}
+
+_FRONT_MATTER = re.compile(
+    r"\A\ufeff?---[ \t]*\r?\n(?P<yaml>.*?)^(?:---|\.\.\.)[ \t]*(?:\r?\n|\Z)(?P<body>.*)\Z",
+    re.DOTALL | re.MULTILINE,
+)
+
+
+_UNKNOWN_KEY = ("unexpected_keyword_argument", "extra_forbidden")
+
+
+def field_path(loc: tuple[int | str, ...]) -> str:
+    """``("hosted_tools", 0, "config")`` as ``hosted_tools[0].config``."""
+    text = ""
+    for part in loc:
+        text += f"[{part}]" if isinstance(part, int) else (f".{part}" if text else part)
+    return text
+
+
+def _known_fields(loc: tuple[int | str, ...]) -> list[str]:
+    owner: type[Any] = CardFrontMatter
+    if len(loc) >= 3 and isinstance(loc[0], str) and loc[0] in _ENTRY_TYPES:
+        owner = _ENTRY_TYPES[loc[0]]
+    return [f.name for f in dataclasses.fields(owner)]
+
+
+def _yaml_loader() -> type[yaml.SafeLoader]:
+    return cast("type[yaml.SafeLoader]", getattr(yaml, "CSafeLoader", yaml.SafeLoader))
+
+
+def _validation_error(path: Path, error: ValidationError) -> CardError:
+    problems: list[str] = []
+    first_loc: tuple[int | str, ...] = ()
+    fix = ""
+    details = error.errors(include_url=False)
+    # A misspelt key also makes the real one "missing": report the stray key first.
+    details.sort(key=lambda d: d["type"] not in _UNKNOWN_KEY)
+    for index, detail in enumerate(details):
+        loc = tuple(detail["loc"])
+        where = field_path(loc) or "<front matter>"
+        if detail["type"] in _UNKNOWN_KEY:
+            problem = f"`{where}` is not a known field"
+            candidate_fix = f"remove it or use one of: {', '.join(_known_fields(loc))}."
+        else:
+            problem = f"`{where}`: {detail['msg']}"
+            top = loc[0] if loc and isinstance(loc[0], str) else ""
+            candidate_fix = FIXES.get(top, "see the card format in tooltape.cards.")
+        problems.append(problem)
+        if index == 0:
+            first_loc, fix = loc, candidate_fix
+    return CardError(path, field_path(first_loc) or None, "; ".join(problems), fix)
+
+
+def parse_card(path: Path, text: str) -> tuple[CardFrontMatter, str]:
+    """The validated front matter and the body text of a card file."""
+    match = _FRONT_MATTER.match(text)
+    if match is None:
+        raise CardError(
+            path,
+            None,
+            "the file has no YAML front matter",
+            "start it with a line `---`, the YAML fields (at least `name:`), a line `---`, "
+            "then the instruction text.",
+        )
+    try:
+        data: object = yaml.load(match.group("yaml"), Loader=_yaml_loader())
+    except yaml.YAMLError as exc:
+        raise CardError(
+            path, None, f"the front matter is not valid YAML ({exc})", "fix the YAML syntax."
+        ) from exc
+    if data is None:
+        data = {}
+    if not isinstance(data, dict):
+        raise CardError(
+            path,
+            None,
+            f"the front matter is a {type(data).__name__}, not a mapping of fields",
+            "write `key: value` lines between the `---` lines.",
+        )
+    fields = dict(cast("dict[str, object]", data))
+    agents = fields.get("agents")
+    if isinstance(agents, list):
+        fields["agents"] = [
+            {"card": item} if isinstance(item, str) else item
+            for item in cast("list[object]", agents)
+        ]
+    try:
+        front = _ADAPTER.validate_python(fields)
+    except ValidationError as exc:
+        raise _validation_error(path, exc) from None
+    body = match.group("body").strip()
+    if not body:
+        raise CardError(
+            path,
+            "body",
+            "the card has no instruction text after the front matter",
+            "write the instructions below the closing `---` line.",
+        )
+    return front, body

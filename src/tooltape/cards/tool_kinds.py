@@ -1,0 +1,141 @@
+"""Hosted and client-executed tools declared in a card, built through ``tooltape.tools``.
+
+The kind modules are imported lazily, only for the kinds a card uses. A
+hosted tool's ``config`` mapping becomes the kind's frozen config dataclass
+through ``tooltape.prompt.schema.params_schema`` (a pydantic ``TypeAdapter``
+whose schema refuses unknown keys at every level), so a misspelt or invalid
+setting is a ``CardError`` naming ``hosted_tools[i].config.<field>``.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import importlib
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, cast
+
+from pydantic_core import ValidationError
+
+from tooltape.cards.errors import CardError
+from tooltape.cards.front_matter import ClientToolEntry, HostedToolEntry, field_path
+from tooltape.prompt import HostedTool, PromptValidationError, Tool
+from tooltape.prompt.schema import params_schema
+
+__all__ = ["HOSTED_KINDS", "build_client_tool", "build_hosted_tool"]
+
+
+@dataclass(frozen=True, slots=True)
+class HostedKind:
+    """Where a hosted tool kind lives: its module, config class and factory."""
+
+    module: str
+    config: str
+    factory: str
+
+
+HOSTED_KINDS: dict[str, HostedKind] = {
+    "web_search": HostedKind("tooltape.tools.web_search", "WebSearchConfig", "web_search_tool"),
+    "file_search": HostedKind("tooltape.tools.file_search", "FileSearchConfig", "file_search_tool"),
+    "code_interpreter": HostedKind(
+        "tooltape.tools.code_interpreter", "CodeInterpreterConfig", "code_interpreter_tool"
+    ),
+    "image_generation": HostedKind(
+        "tooltape.tools.image_generation", "ImageGenerationConfig", "image_generation_tool"
+    ),
+    "mcp": HostedKind("tooltape.tools.mcp", "HostedMcpConfig", "hosted_mcp_tool"),
+    "shell": HostedKind("tooltape.tools.shell", "ShellConfig", "shell_tool"),
+}
+
+
+def _kind_parts(path: Path, where: str, kind: HostedKind) -> tuple[type[Any], Callable[..., Any]]:
+    try:
+        module = importlib.import_module(kind.module)
+        return getattr(module, kind.config), getattr(module, kind.factory)
+    except (ImportError, AttributeError) as exc:
+        raise CardError(
+            path,
+            where,
+            f"this tooltape cannot build it ({type(exc).__name__}: {exc})",
+            "upgrade tooltape or remove the tool.",
+        ) from exc
+
+
+def build_hosted_tool(path: Path, index: int, entry: HostedToolEntry) -> HostedTool[Any]:
+    """The hosted tool ``hosted_tools[index]`` of the card at ``path`` declares."""
+    where = f"hosted_tools[{index}]"
+    kind = HOSTED_KINDS.get(entry.kind)
+    if kind is None:
+        raise CardError(
+            path,
+            f"{where}.kind",
+            f"unknown hosted tool kind {entry.kind!r}",
+            f"use one of: {', '.join(HOSTED_KINDS)}.",
+        )
+    config_type, factory = _kind_parts(path, where, kind)
+    try:
+        config = params_schema(config_type).validator.validate_python(dict(entry.config))
+    except ValidationError as exc:
+        details = exc.errors(include_url=False)
+        first = field_path((where, "config", *details[0]["loc"]))
+        problems = "; ".join(
+            f"`{field_path((where, 'config', *d['loc']))}`: {d['msg']}" for d in details
+        )
+        known = ", ".join(f.name for f in dataclasses.fields(config_type))
+        raise CardError(
+            path,
+            first,
+            problems,
+            f"give {config_type.__name__} valid settings; its fields are {known} "
+            "(unknown keys are refused).",
+        ) from None
+    try:
+        built = factory(config) if entry.name is None else factory(config, name=entry.name)
+    except PromptValidationError as exc:
+        raise CardError(path, f"{where}.name", str(exc), "pick a valid, unique name.") from exc
+    return cast("HostedTool[Any]", built)
+
+
+def _resolve(base: Path, value: str) -> Path:
+    candidate = Path(value)
+    return candidate if candidate.is_absolute() else base / candidate
+
+
+def build_client_tool(path: Path, index: int, entry: ClientToolEntry) -> Tool[Any, Any]:
+    """The client-executed tool ``client_tools[index]`` declares; paths are card-relative."""
+    where = f"client_tools[{index}]"
+    base = path.parent
+    unused = {
+        "apply_patch": ("cwd", "timeout_s"),
+        "local_shell": ("root",),
+    }[entry.kind]
+    for name in unused:
+        if getattr(entry, name) is not None:
+            raise CardError(
+                path,
+                f"{where}.{name}",
+                f"`{name}` does not apply to {entry.kind}",
+                "remove it.",
+            )
+    options: dict[str, Any] = {} if entry.name is None else {"name": entry.name}
+    try:
+        if entry.kind == "apply_patch":
+            from tooltape.tools.apply_patch import apply_patch_tool
+
+            if entry.root is None:
+                raise CardError(
+                    path,
+                    f"{where}.root",
+                    "apply_patch needs the workspace folder it may edit",
+                    "add `root: <folder>` (relative to the card).",
+                )
+            return apply_patch_tool(_resolve(base, entry.root), **options)
+        from tooltape.tools.shell import local_shell_tool
+
+        cwd = _resolve(base, entry.cwd) if entry.cwd is not None else base
+        if entry.timeout_s is not None:
+            options["timeout_s"] = entry.timeout_s
+        return local_shell_tool(cwd=cwd, **options)
+    except PromptValidationError as exc:
+        raise CardError(path, where, str(exc), "fix the entry's folder or settings.") from exc
