@@ -1,5 +1,7 @@
 """tooltape: typed LLM tools, hosted tool codecs, and a pytest plugin that proves the wire."""
 
+import logging
+
 from tooltape.prompt import (
     HostedTool,
     HostedToolConfig,
@@ -20,6 +22,9 @@ from tooltape.prompt import (
 from tooltape.runtime import InProcessEventBus, PromptResponse, Session, ToolInvoked
 
 __version__ = "0.1.0"
+
+# A library stays quiet unless its user configures logging.
+logging.getLogger("tooltape").addHandler(logging.NullHandler())
 
 __all__ = [
     "HostedTool",

@@ -1,0 +1,233 @@
+"""The contract every registered hosted tool kind must keep, as plain functions.
+
+For one kind: its wire spec matches the reviewed snapshot; its recorded
+answers replay through the codec into typed outputs; the failure semantics
+hold (a failed call item becomes a failed ``ToolResult`` carrying the
+provider's error, a raising hook never aborts an evaluation, an unknown kind
+fails before anything is sent); and whether a streamed recording exists.
+Both ``tooltape check`` and the pytest contract suite run these.
+"""
+
+from __future__ import annotations
+
+import copy
+import dataclasses
+import json
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from tooltape.adapters.codec import HostedToolCodec
+from tooltape.adapters.openai import OpenAIAdapter
+from tooltape.adapters.openai.reading import as_dict, field
+from tooltape.prompt import HostedTool, Prompt, PromptEvaluationError, Section, ToolResult
+from tooltape.runtime import Session
+from tooltape.testing.cassette import write_atomic
+from tooltape.testing.contracts.corpus import SPEC_DIR_NAME, Corpus, items_of
+from tooltape.testing.faults import ProviderFaults, response_json
+from tooltape.testing.matching import diff_json, format_differences
+
+CONTRACT_ERROR_CODE = "tooltape_contract_failure"
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """One cell of the contract matrix: passed or not, and why."""
+
+    ok: bool
+    detail: str
+
+
+@dataclass(frozen=True, slots=True)
+class KindReport:
+    """The contract of one kind. ``streamed`` is informative and never fails a kind."""
+
+    kind: str
+    spec: Outcome
+    replay: Outcome
+    failure: Outcome
+    streamed: Outcome
+
+    @property
+    def ok(self) -> bool:
+        return self.spec.ok and self.replay.ok and self.failure.ok
+
+
+def spec_path(spec_dir: Path, kind: str) -> Path:
+    """Where ``kind``'s spec snapshot lives."""
+    return spec_dir / f"{kind}.json"
+
+
+def check_spec(
+    codec: HostedToolCodec[Any, Any], tool: HostedTool[Any], spec_dir: Path, *, update: bool
+) -> Outcome:
+    """The codec's spec for ``tool`` equals ``specs/<kind>.json`` (rewritten when ``update``)."""
+    current = codec.serialize(tool)
+    path = spec_path(spec_dir, codec.kind)
+    if update:
+        document = {"kind": codec.kind, "tool": tool.name, "spec": current}
+        write_atomic(path, json.dumps(document, indent=2, sort_keys=True) + "\n")
+        return Outcome(True, f"written {path}")
+    if not path.is_file():
+        return Outcome(
+            False,
+            f"no spec snapshot {path}: write it with `tooltape check --update-specs "
+            f"{spec_dir.parent}` (or `pytest --snapshot-update`) and review the diff",
+        )
+    try:
+        recorded = json.loads(path.read_text(encoding="utf-8"))["spec"]
+    except (ValueError, KeyError, TypeError) as exc:
+        return Outcome(
+            False, f"{path} is not a spec snapshot ({exc}); rewrite it with --update-specs"
+        )
+    differences = diff_json(recorded, current, volatile=())
+    if differences:
+        return Outcome(
+            False,
+            f"wire spec drifted from {path}:\n{format_differences(differences)}\n"
+            "review the change, then rewrite the snapshot with --update-specs",
+        )
+    return Outcome(True, f"matches {path.name}")
+
+
+def _is_typed(output: object) -> bool:
+    return dataclasses.is_dataclass(output) and not isinstance(output, type)
+
+
+def check_replay(
+    codec: HostedToolCodec[Any, Any], tool: HostedTool[Any], corpus: Corpus
+) -> Outcome:
+    """Every recorded call item of the kind parses into a typed, non-``None`` output."""
+    exchanges = corpus.with_items_of(codec)
+    if not exchanges:
+        return Outcome(
+            False,
+            f"no cassette under {corpus.root} holds a {'/'.join(codec.item_types)} item: record "
+            "one (`pytest --record-mode=once` in a test that uses this kind) or import one "
+            "with `tooltape import SRC --out " + str(corpus.root) + "`",
+        )
+    calls = 0
+    for exchange in exchanges:
+        where = f"{exchange.path.name} #{exchange.answer.index}"
+        parsed = codec.parse_calls(exchange.answer.items, None)
+        untyped = [call.id for call in parsed if not _is_typed(call.output)]
+        if not parsed or untyped:
+            return Outcome(False, f"{where}: calls without a typed output: {untyped or 'all'}")
+        calls += len(parsed)
+        if codec.parse_output(exchange.answer.items, tool) is None:
+            return Outcome(False, f"{where}: parse_output gave None although the kind was called")
+    files = len({exchange.path for exchange in exchanges})
+    return Outcome(True, f"{calls} call(s) in {files} cassette(s)")
+
+
+def failed_variant(item: Mapping[str, Any]) -> dict[str, Any]:
+    """A recorded call item turned into a failed one (synthetic, derived for the check)."""
+    failed = copy.deepcopy(dict(item))
+    failed["status"] = "failed"
+    failed["error"] = {"code": CONTRACT_ERROR_CODE, "message": "injected by the contract check"}
+    return failed
+
+
+def _prompt_with(tool: HostedTool[Any]) -> Prompt[Any]:
+    return Prompt(
+        ns="tooltape.contracts",
+        key=f"contract-{tool.kind}",
+        sections=[Section(title="Contract", hosted_tools=(tool,))],
+    )
+
+
+def _raising_hook(ctx: Any, args: dict[str, Any], call_next: Callable[..., Any]) -> ToolResult[Any]:
+    raise RuntimeError(f"hook refused {ctx.tool_name}")
+
+
+def check_failure_semantics(
+    codec: HostedToolCodec[Any, Any],
+    tool: HostedTool[Any],
+    corpus: Corpus,
+    *,
+    registry: Mapping[str, HostedToolCodec[Any, Any]],
+) -> Outcome:
+    """Failed items fail, raising hooks do not abort, unknown kinds fail before sending."""
+    recorded = [
+        item
+        for item in items_of(corpus.with_items_of(codec))
+        if field(item, "type") in codec.item_types
+    ]
+    sample = as_dict(recorded[0]) if recorded else {"type": codec.item_types[0], "id": "synthetic"}
+    failed = codec.parse_calls([failed_variant(sample)], None)
+    if not failed or failed[0].success:
+        return Outcome(False, "a call item with status 'failed' was read as a success")
+    result = failed[0].to_result()
+    if result.success or result.value is not None or CONTRACT_ERROR_CODE not in result.message:
+        return Outcome(False, f"the failed call's ToolResult lost the provider error: {result!r}")
+
+    faults = ProviderFaults()
+    codecs = dict(registry)
+    codecs[codec.kind] = codec
+    faults.script(faults.ok(response_json(output=[sample, *_answer_items()])))
+    adapter = OpenAIAdapter("gpt-5", client=faults.client(max_retries=0), hosted_tool_codecs=codecs)
+    session = Session()
+    try:
+        adapter.evaluate(_prompt_with(tool), session=session, tool_hooks=[_raising_hook])
+    except PromptEvaluationError as exc:
+        return Outcome(False, f"a raising hook aborted the evaluation: {exc}")
+    hooked = [e for e in session.tool_invocations if e.kind == codec.kind]
+    if not hooked or any(
+        e.result.success or "hook refused" not in e.result.message for e in hooked
+    ):
+        return Outcome(False, "a raising hook did not turn the call into a failed result")
+
+    without = {kind: c for kind, c in codecs.items() if kind != codec.kind}
+    blind = OpenAIAdapter("gpt-5", client=faults.client(max_retries=0), hosted_tool_codecs=without)
+    sent_before = len(faults.calls)
+    try:
+        blind.evaluate(_prompt_with(tool))
+    except PromptEvaluationError as exc:
+        if exc.phase != "render" or len(faults.calls) != sent_before:
+            return Outcome(False, f"an unknown kind failed in phase {exc.phase!r} or after sending")
+    else:
+        return Outcome(False, "an adapter without this codec sent the request anyway")
+    return Outcome(True, "failed item, raising hook, unknown kind")
+
+
+def _answer_items() -> list[dict[str, Any]]:
+    return [
+        {
+            "type": "message",
+            "id": "msg_contract",
+            "role": "assistant",
+            "status": "completed",
+            "content": [{"type": "output_text", "text": "done", "annotations": []}],
+        }
+    ]
+
+
+def check_streamed(codec: HostedToolCodec[Any, Any], corpus: Corpus) -> Outcome:
+    """Whether a streamed (SSE) recording of the kind exists and parses."""
+    streamed = [e for e in corpus.with_items_of(codec) if e.answer.streamed]
+    if not streamed:
+        return Outcome(False, "no streamed recording")
+    if not all(codec.parse_calls(e.answer.items, None) for e in streamed):
+        return Outcome(False, "a streamed recording did not parse")
+    return Outcome(True, f"{len(streamed)} streamed answer(s)")
+
+
+def check_kind(
+    codec: HostedToolCodec[Any, Any],
+    tool: HostedTool[Any],
+    corpus: Corpus,
+    *,
+    spec_dir: Path | None = None,
+    registry: Mapping[str, HostedToolCodec[Any, Any]] | None = None,
+    update_specs: bool = False,
+) -> KindReport:
+    """The whole contract of one kind."""
+    specs = spec_dir if spec_dir is not None else corpus.root / SPEC_DIR_NAME
+    return KindReport(
+        kind=codec.kind,
+        spec=check_spec(codec, tool, specs, update=update_specs),
+        replay=check_replay(codec, tool, corpus),
+        failure=check_failure_semantics(codec, tool, corpus, registry=registry or {}),
+        streamed=check_streamed(codec, corpus),
+    )

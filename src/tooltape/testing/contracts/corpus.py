@@ -1,0 +1,76 @@
+"""The recorded answers a contract check reads: every cassette under a folder."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from tooltape.adapters.codec import HostedToolCodec
+from tooltape.adapters.openai.reading import field
+from tooltape.testing.cassette import CassetteError, load_cassette
+from tooltape.testing.responses import RecordedAnswer, read_answers
+
+SPEC_DIR_NAME = "specs"
+"""Sub-folder of a cassette folder that holds one wire spec snapshot per kind."""
+
+
+@dataclass(frozen=True, slots=True)
+class RecordedExchange:
+    """One Responses answer and the cassette it came from."""
+
+    path: Path
+    answer: RecordedAnswer
+
+
+@dataclass(frozen=True, slots=True)
+class Corpus:
+    """Every readable Responses answer under a folder, plus the files that could not be read."""
+
+    root: Path
+    exchanges: tuple[RecordedExchange, ...]
+    unreadable: tuple[tuple[Path, str], ...] = ()
+
+    def with_items_of(self, codec: HostedToolCodec[Any, Any]) -> list[RecordedExchange]:
+        """The answers that hold at least one call item of ``codec``'s kind."""
+        wanted = set(codec.item_types)
+        return [
+            exchange
+            for exchange in self.exchanges
+            if any(field(item, "type") in wanted for item in exchange.answer.items)
+        ]
+
+
+def cassette_files(root: Path) -> list[Path]:
+    """Cassette files under ``root`` (JSON and YAML), spec snapshots excluded, sorted."""
+    files = [
+        path
+        for pattern in ("*.json", "*.yaml", "*.yml")
+        for path in root.rglob(pattern)
+        if SPEC_DIR_NAME not in path.relative_to(root).parts[:1]
+    ]
+    return sorted(files)
+
+
+def load_corpus(root: Path, files: Iterable[Path] | None = None) -> Corpus:
+    """Read every cassette under ``root``; unreadable files are kept with the reason."""
+    exchanges: list[RecordedExchange] = []
+    unreadable: list[tuple[Path, str]] = []
+    for path in files if files is not None else cassette_files(root):
+        try:
+            cassette = load_cassette(path)
+        except CassetteError as exc:
+            unreadable.append((path, str(exc)))
+            continue
+        exchanges.extend(
+            RecordedExchange(path, answer)
+            for answer in read_answers(cassette)
+            if answer.is_responses_call
+        )
+    return Corpus(root, tuple(exchanges), tuple(unreadable))
+
+
+def items_of(exchanges: Sequence[RecordedExchange]) -> list[Any]:
+    """All output items of ``exchanges``, in order."""
+    return [item for exchange in exchanges for item in exchange.answer.items]

@@ -1,0 +1,79 @@
+"""One evaluation per hosted kind, recorded by tooltape itself and replayed in CI.
+
+Recording (``pytest tests/contracts --record-mode=rewrite`` with any
+``OPENAI_API_KEY``) sends the adapter's real request to a loopback server
+that answers with a real recorded response body (the imported cassettes) or,
+for the hosted shell, a labelled synthetic body. The cassettes land in
+``cassettes/test_recorded_contracts/``; replay needs neither key nor server.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import openai
+import pytest
+
+from tooltape import Prompt, Section, Session
+from tooltape.adapters.openai import OpenAIAdapter
+from tooltape.testing.cassette import JsonBody, load_cassette
+from tooltape.testing.kinds import canonical_tools
+from tooltape.testing.loopback import LoopbackProvider, LoopbackReply
+
+REPO = Path(__file__).resolve().parents[2]
+
+SOURCES: dict[str, tuple[str, int]] = {
+    "web_search": ("cassettes/imported/model_web_search_tool.json", 0),
+    "file_search": ("cassettes/imported/model_file_search_tool.json", 4),
+    "code_interpreter": ("cassettes/imported/code_execution_return_image.json", 0),
+    "image_generation": ("cassettes/imported/image_generation_jpeg.json", 0),
+    "mcp": ("cassettes/imported/model_mcp_server_tool.json", 0),
+    "shell": ("fixtures/responses/shell_completed.json", -1),
+}
+
+
+def _reply_body(kind: str) -> dict[str, Any]:
+    relative, index = SOURCES[kind]
+    path = REPO / relative
+    if index < 0:
+        return {k: v for k, v in json.loads(path.read_text()).items() if k != "_provenance"}
+    body = load_cassette(path).interactions[index].response.body
+    assert isinstance(body, JsonBody)
+    return dict(body.data)  # type: ignore[arg-type]
+
+
+def _provenance(kind: str) -> str:
+    relative, index = SOURCES[kind]
+    what = "a synthetic body" if index < 0 else f"the real response body #{index}"
+    return (
+        f"recorded by tooltape against a loopback server that replayed {what} of {relative}; "
+        "the request is this project's own"
+    )
+
+
+@pytest.mark.parametrize(
+    "kind",
+    [
+        pytest.param(k, marks=pytest.mark.tooltape(provenance=_provenance(k)))
+        for k in sorted(SOURCES)
+    ],
+)
+def test_hosted_kind_round_trip(kind: str, openai_client: openai.OpenAI) -> None:
+    tool = canonical_tools()[kind]
+    prompt = Prompt(
+        ns="tooltape.contracts",
+        key=f"record-{kind}",
+        sections=[Section(title="Use the tool", hosted_tools=(tool,))],
+    )
+    with LoopbackProvider([LoopbackReply.json(_reply_body(kind))]) as server:
+        client = openai.OpenAI(api_key=openai_client.api_key, base_url=server.base_url)
+        session = Session()
+        response = OpenAIAdapter("gpt-5", client=client).evaluate(prompt, session=session)
+
+    output = response.hosted_outputs[tool.name]
+    assert type(output).__module__ == f"tooltape.tools.{kind}"
+    calls = [e for e in session.tool_invocations if e.kind == kind]
+    assert calls, f"no ToolInvoked for {kind}"
+    assert all(e.source == "hosted" and e.provider == "openai" for e in calls)
