@@ -38,9 +38,10 @@ class HostedToolCodecContract:
     cassette_dir: ClassVar[Path]
 
     @pytest.fixture(scope="class")
-    def contract_corpus(self) -> Corpus:
+    @classmethod
+    def contract_corpus(cls) -> Corpus:
         """Every Responses answer recorded under ``cassette_dir``."""
-        return load_corpus(Path(self.cassette_dir))
+        return load_corpus(Path(cls.cassette_dir))
 
     def test_spec_matches_snapshot(self, request: pytest.FixtureRequest) -> None:
         update = bool(request.config.getoption("--snapshot-update", default=False))
