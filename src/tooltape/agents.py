@@ -41,7 +41,9 @@ _FIELD = "message"
 
 @dataclass(frozen=True, slots=True)
 class AgentRequest:
-    """What a parent model sends a child agent; the child's sections use it as ``$message``."""
+    # pydantic puts the docstring into the tool's JSON Schema: it is written
+    # for the model. The child prompt's sections read the message as $message.
+    """A request for another agent: one self-contained message."""
 
     message: str = field(
         metadata={"description": "The request for the agent, self-contained and in plain words."}
