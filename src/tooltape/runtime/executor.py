@@ -147,8 +147,13 @@ class ToolExecutor:
         params: object,
         result: ToolResult[Any],
         kind: str,
+        server_name: str | None = None,
     ) -> ToolResult[Any]:
-        """Record a call the provider already executed, letting hooks see and rewrite it."""
+        """Record a call the provider already executed, letting hooks see and rewrite it.
+
+        ``server_name`` names the remote server for hosted MCP calls, so hooks
+        can branch on it as they do for local MCP tools.
+        """
         jsonable = to_jsonable(params)
         args: ToolArgs = cast("ToolArgs", jsonable) if isinstance(jsonable, dict) else {}
         ctx = ToolHookContext(
@@ -156,6 +161,7 @@ class ToolExecutor:
             tool_source="hosted",
             original_tool_func=lambda _args: result,
             prompt_name=self.prompt.name,
+            server_name=server_name,
             call_id=call_id,
             provider=self.provider,
         )

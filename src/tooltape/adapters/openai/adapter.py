@@ -235,6 +235,7 @@ class OpenAIAdapter:
                     params=call.params,
                     result=call.to_result(),
                     kind=hosted.kind,
+                    server_name=_server_label(call.params),
                 )
 
     def _run_local_calls(
@@ -336,3 +337,8 @@ class OpenAIAdapter:
         )
         bus.publish(PromptExecuted(prompt.name, self.name, response))
         return response
+
+
+def _server_label(params: object) -> str | None:
+    label: object = getattr(params, "server_label", None)
+    return label if isinstance(label, str) else None
