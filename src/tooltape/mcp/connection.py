@@ -126,11 +126,16 @@ class McpConnection:
             thread.start()
             running.lifecycle = asyncio.run_coroutine_threadsafe(self._serve(running), loop)
         waited: list[concurrent.futures.Future[Any]] = [running.ready, running.lifecycle]
-        concurrent.futures.wait(
-            waited,
-            timeout=self.startup_timeout_sec + _SHUTDOWN_TIMEOUT,
-            return_when=concurrent.futures.FIRST_COMPLETED,
-        )
+        try:
+            concurrent.futures.wait(
+                waited,
+                timeout=self.startup_timeout_sec + _SHUTDOWN_TIMEOUT,
+                return_when=concurrent.futures.FIRST_COMPLETED,
+            )
+        except BaseException:
+            # Interrupted (Ctrl-C) while waiting: the process must not outlive us.
+            self.close()
+            raise
         if running.ready.done() and running.ready.exception() is None:
             started = running.ready.result()
             return started.tools, started.instructions

@@ -81,8 +81,7 @@ class McpServerSection(Section[Any]):
             cwd=Path(cwd) if cwd is not None else None,
         )
         if env is not None and not all(
-            isinstance(k, str) and isinstance(v, str)  # pyright: ignore[reportUnnecessaryIsInstance]
-            for k, v in env.items()
+            isinstance(k, str) and isinstance(v, str) for k, v in env.items()
         ):
             raise PromptValidationError(f"{owner}: env must map strings to strings.")
         self.tool_filter = _strings(tools, "tools", owner) if tools is not None else None
