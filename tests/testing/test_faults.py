@@ -416,7 +416,9 @@ def fault_project(pytester: pytest.Pytester) -> Iterator[pytest.Pytester]:
 def test_fixture_reports_unused_replies_only_for_tests_that_passed(
     fault_project: pytest.Pytester,
 ) -> None:
-    result = fault_project.runpytest(*_PLUGIN_ARGS)
+    # A subprocess: an in-process run would take over syrupy's module-level session.
+    skipped = ("-p", "no:cacheprovider", "-p", "no:hypothesispytest", "-p", "no:xdist")
+    result = fault_project.runpytest_subprocess(*_PLUGIN_ARGS, *skipped)
     result.assert_outcomes(passed=3, failed=1, errors=1)
     result.stdout.fnmatch_lines(
         [
