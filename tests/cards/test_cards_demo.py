@@ -16,6 +16,8 @@ from types import ModuleType
 import pytest
 from vcr.errors import CannotOverwriteExistingCassetteException
 
+from tooltape import PromptEvaluationError
+
 EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "cards_demo"
 
 
@@ -75,12 +77,14 @@ def test_a_changed_card_no_longer_matches_the_recording(demo: ModuleType) -> Non
     card.write_text(card.read_text().replace("(41)", "(40)"))
 
     with (
-        pytest.raises(CannotOverwriteExistingCassetteException) as caught,
+        pytest.raises(PromptEvaluationError) as caught,
         demo.replaying(demo.CASSETTE) as client,
     ):
         demo.evaluate(card, client)
 
-    assert "tooltape_body" in str(caught.value)
+    assert caught.value.phase == "request"
+    assert isinstance(caught.value.__cause__, CannotOverwriteExistingCassetteException)
+    assert "tooltape_body" in str(caught.value.__cause__)
 
 
 def test_the_committed_cassette_says_where_it_came_from() -> None:

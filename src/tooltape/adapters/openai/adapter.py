@@ -188,6 +188,14 @@ class OpenAIAdapter:
                 prompt_name=prompt_name,
                 phase="request",
             ) from exc
+        except Exception as exc:
+            # Transports may raise their own errors (a cassette that cannot answer,
+            # a custom http_client); the cause stays chained for whoever explains it.
+            raise PromptEvaluationError(
+                f"The request to OpenAI failed in the HTTP client ({type(exc).__name__}: {exc}).",
+                prompt_name=prompt_name,
+                phase="request",
+            ) from exc
         try:
             data: object = json.loads(text)
         except json.JSONDecodeError as exc:
