@@ -116,6 +116,14 @@ def test_first_request(wire_snapshot):
 """
 
 
+@pytest.fixture(autouse=True)
+def _not_an_xdist_worker(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Under ``pytest -n``, the inner runs inherit the worker's environment and
+    # syrupy would take them for workers too (no report, no unused check).
+    for name in ("PYTEST_XDIST_WORKER", "PYTEST_XDIST_WORKER_COUNT", "PYTEST_XDIST_TESTRUNUID"):
+        monkeypatch.delenv(name, raising=False)
+
+
 def _project(pytester: pytest.Pytester, allowed: tuple[str, ...] = ("a.com",)) -> None:
     pytester.makeconftest("from tooltape.testing.snapshots import wire_snapshot  # noqa: F401\n")
     pytester.makepyfile(test_specs=_SPECS.format(allowed=allowed))
