@@ -7,12 +7,13 @@ of a registered kind in response order with its typed output as JSON.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
 from tooltape.adapters.codec import HostedCall, HostedToolCodec
 from tooltape.adapters.openai.reading import field
+from tooltape.prompt import HostedToolOutput
 from tooltape.testing.cassette import Cassette, load_cassette
 from tooltape.testing.kinds import reading_tools
 from tooltape.testing.responses import RecordedAnswer, read_answers
@@ -41,19 +42,40 @@ def _call_entry(call: HostedCall) -> dict[str, Any]:
     }
 
 
-def interaction_report(
+def ordered_calls(
     answer: RecordedAnswer, codecs: Mapping[str, HostedToolCodec[Any, Any]]
-) -> dict[str, Any]:
-    """One entry of ``interactions`` in ``inspect --json``."""
+) -> list[HostedCall]:
+    """Every provider tool call item of a registered kind, typed, in response order."""
     order = {field(item, "id"): i for i, item in enumerate(answer.items)}
     calls = [call for codec in codecs.values() for call in codec.parse_calls(answer.items, None)]
     calls.sort(key=lambda call: order.get(call.id, len(order)))
-    hosted_outputs: dict[str, Any] = {}
+    return calls
+
+
+def typed_hosted_outputs(
+    answer: RecordedAnswer,
+    codecs: Mapping[str, HostedToolCodec[Any, Any]],
+    calls: Sequence[HostedCall],
+) -> dict[str, HostedToolOutput]:
+    """The aggregated typed output per hosted tool name (``mcp-<label>`` per MCP server)."""
+    outputs: dict[str, HostedToolOutput] = {}
     kinds = [kind for kind in codecs if any(call.kind == kind for call in calls)]
     for name, tool in reading_tools(kinds, answer.request_body, answer.items).items():
         output = codecs[tool.kind].parse_output(answer.items, tool)
         if output is not None:
-            hosted_outputs[name] = output_json(output)
+            outputs[name] = output
+    return outputs
+
+
+def interaction_report(
+    answer: RecordedAnswer, codecs: Mapping[str, HostedToolCodec[Any, Any]]
+) -> dict[str, Any]:
+    """One entry of ``interactions`` in ``inspect --json``."""
+    calls = ordered_calls(answer, codecs)
+    hosted_outputs = {
+        name: output_json(output)
+        for name, output in typed_hosted_outputs(answer, codecs, calls).items()
+    }
     error = answer.error
     return {
         "index": answer.index,
