@@ -1,0 +1,85 @@
+"""The ``tooltape`` command: ``check``, ``inspect``, ``import``, ``lint`` and ``specs``.
+
+``main(argv)`` returns the exit status: 0 when all is well, 1 when a check
+fails or a finding is reported, 2 for a command line that cannot work as
+written. Errors go to stderr and name the file (or target) and what to do.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from collections.abc import Callable, Sequence
+
+from tooltape.cli import check, importing, inspecting, lint, specs
+from tooltape.cli.errors import EXIT_USAGE, CliError
+from tooltape.cli.terminal import Console
+
+__all__ = ["main"]
+
+_COMMANDS: tuple[tuple[str, str, Callable[[argparse.ArgumentParser], None]], ...] = (
+    (
+        "check",
+        "replay every cassette through the codecs and print the contract matrix",
+        check.configure,
+    ),
+    ("inspect", "show what a cassette holds, read through the codecs", inspecting.configure),
+    (
+        "import",
+        "convert vcrpy / pytest-recording cassettes to scrubbed tooltape ones",
+        importing.configure,
+    ),
+    ("lint", "find secrets, escaped or binary bodies and cassettes no test uses", lint.configure),
+    ("specs", "print the request body a prompt would send", specs.configure),
+)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The ``tooltape`` argument parser with one sub-parser per command."""
+    parser = argparse.ArgumentParser(
+        prog="tooltape",
+        description="Record, replay and contract-check LLM tool calls on the OpenAI Responses API.",
+    )
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND")
+    for name, summary, configure in _COMMANDS:
+        configure(
+            commands.add_parser(
+                name, help=summary, description=summary[0].upper() + summary[1:] + "."
+            )
+        )
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run ``tooltape`` with ``argv`` (default: the process arguments); return the exit status."""
+    parser = build_parser()
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as exc:  # argparse exits on --help (0) and on usage errors (2)
+        return exc.code if isinstance(exc.code, int) else EXIT_USAGE
+    console = Console.from_std()
+    if args.command is None:
+        parser.print_help(console.err)
+        return EXIT_USAGE
+    try:
+        status: int = args.handler(args, console)
+    except CliError as exc:
+        console.error(args.command, exc.message)
+        return exc.code
+    except KeyboardInterrupt:
+        console.error(args.command, "interrupted")
+        return 130
+    except BrokenPipeError:
+        _silence_stdout()
+        return 141  # the reader (`head`, a pager) left: stop quietly, as 128 + SIGPIPE
+    return status
+
+
+def _silence_stdout() -> None:
+    # Python would otherwise report the broken pipe again when it flushes stdout at exit.
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError, AttributeError):
+        pass

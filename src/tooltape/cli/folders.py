@@ -1,0 +1,59 @@
+"""Which cassette folder a command works on."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from importlib.resources import files
+from pathlib import Path
+
+from tooltape.cli.errors import UsageError
+from tooltape.cli.terminal import display_path
+
+DEFAULT_DIR = Path("cassettes")
+
+
+@dataclass(frozen=True, slots=True)
+class CassetteFolder:
+    """A folder of cassettes and how it was chosen (``given``, ``default`` or ``bundled``)."""
+
+    path: Path
+    origin: str
+
+    def describe(self) -> str:
+        """The folder as a person should read it, with where it came from."""
+        if self.origin == "bundled":
+            return f"{self.path} (the cassettes bundled with tooltape: no ./cassettes here)"
+        if self.origin == "default":
+            return "./cassettes"
+        return display_path(self.path)
+
+
+def bundled_cassettes() -> Path | None:
+    """The cassettes shipped inside the package, when they are on disk."""
+    resource = files("tooltape").joinpath("bundled", "cassettes")
+    path = Path(str(resource))
+    return path if path.is_dir() else None
+
+
+def given_folder(argument: str) -> CassetteFolder:
+    """The folder named on the command line, which must exist."""
+    path = Path(argument)
+    if not path.is_dir():
+        what = "is a file, not a folder" if path.exists() else "does not exist"
+        raise UsageError(f"{argument} {what}: pass a folder of cassettes (e.g. `cassettes`)")
+    return CassetteFolder(path, "given")
+
+
+def cassette_folder(argument: str | None, *, command: str, allow_bundled: bool) -> CassetteFolder:
+    """``argument``, else ``./cassettes``, else (when allowed) the bundled cassettes."""
+    if argument is not None:
+        return given_folder(argument)
+    if DEFAULT_DIR.is_dir():
+        return CassetteFolder(DEFAULT_DIR, "default")
+    bundled = bundled_cassettes() if allow_bundled else None
+    if bundled is None:
+        raise UsageError(
+            "no ./cassettes folder here: run from your project's root or pass the folder "
+            f"(e.g. `tooltape {command} tests/cassettes`)"
+        )
+    return CassetteFolder(bundled, "bundled")
