@@ -1,0 +1,115 @@
+"""What ``tooltape lint`` finds inside one cassette: secrets, escaped JSON, binary bodies."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+from tooltape.testing.cassette import (
+    BinaryBody,
+    Body,
+    Cassette,
+    CassetteError,
+    JsonBody,
+    SseBody,
+    TextBody,
+    find_secrets,
+    load_cassette,
+)
+
+FOREIGN_SECRET_FIX = (
+    "import the file with `tooltape import <file> --out <folder>` (the importer drops "
+    "credentials) and use the imported copy; revoke the credential if it is real"
+)
+SECRET_FIX = (
+    "remove it from the file (re-import the source with `tooltape import --force`, or "
+    "re-record with tooltape's scrubbing hooks) and revoke the credential if it is real"
+)
+ESCAPED_FIX = (
+    "store it as a data tree: re-import the source with `tooltape import --force` or re-record "
+    "the test (`pytest --record-mode=rewrite <test>`) so the body is kept as JSON"
+)
+BINARY_FIX = (
+    "a base64 body cannot be reviewed in a diff: if it is text (mis-labelled or compressed), "
+    "fix its content-type / content-encoding and re-record; if no test needs it, drop the "
+    "interaction"
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Finding:
+    """One problem: the file, where in it (a JSON pointer, or ``""`` for the whole file),
+    what kind of problem, what is wrong and what to do."""
+
+    path: Path
+    location: str
+    kind: str
+    message: str
+    fix: str
+
+
+def _json_document(text: str) -> bool:
+    """Whether ``text`` is a whole JSON object or array (not a bare number or word)."""
+    stripped = text.strip()
+    if not stripped or stripped[0] not in "{[":
+        return False
+    try:
+        json.loads(stripped)
+    except ValueError:
+        return False
+    return True
+
+
+def _body_findings(path: Path, body: Body, at: str) -> Iterator[Finding]:
+    if isinstance(body, TextBody) and _json_document(body.text):
+        yield Finding(
+            path, f"{at}/text", "escaped JSON", "a JSON document stored as text", ESCAPED_FIX
+        )
+    elif isinstance(body, JsonBody) and isinstance(body.data, str) and _json_document(body.data):
+        yield Finding(
+            path, f"{at}/json", "escaped JSON", "a JSON document stored as one string", ESCAPED_FIX
+        )
+    elif isinstance(body, SseBody):
+        for index, event in enumerate(body.events):
+            if event.raw_data and isinstance(event.data, str) and _json_document(event.data):
+                yield Finding(
+                    path,
+                    f"{at}/sse/{index}/data",
+                    "escaped JSON",
+                    "event data that is a JSON document stored as a string",
+                    ESCAPED_FIX,
+                )
+    elif isinstance(body, BinaryBody):
+        yield Finding(
+            path,
+            f"{at}/base64",
+            "binary body",
+            f"{len(body.data)} bytes stored as base64",
+            BINARY_FIX,
+        )
+
+
+def cassette_findings(path: Path, cassette: Cassette) -> list[Finding]:
+    """Secrets, escaped-JSON bodies and binary bodies of a loaded cassette."""
+    fix = SECRET_FIX if cassette.format == "tooltape" else FOREIGN_SECRET_FIX
+    findings = [
+        Finding(path, secret.location, "secret", f"{secret.kind}: {secret.excerpt}", fix)
+        for secret in find_secrets(cassette)
+    ]
+    for index, interaction in enumerate(cassette.interactions):
+        for side in ("request", "response"):
+            body = getattr(interaction, side).body
+            findings.extend(_body_findings(path, body, f"/interactions/{index}/{side}/body"))
+    return findings
+
+
+def file_findings(path: Path) -> list[Finding]:
+    """Everything wrong inside the file at ``path``, including its being unreadable."""
+    try:
+        cassette = load_cassette(path)
+    except CassetteError as exc:
+        where = f"line {exc.line}" if exc.line is not None else ""
+        return [Finding(path, where, "unreadable", exc.problem, exc.hint)]
+    return cassette_findings(path, cassette)

@@ -1,0 +1,163 @@
+"""``tooltape import SRC... --out DIR``: foreign cassettes become scrubbed tooltape cassettes.
+
+One ``DIR/<stem>.json`` per source, written atomically, provenance kept. An
+existing file is only replaced with ``--force``; a result that would still
+hold a secret is never written. A folder given as SRC imports every cassette
+directly inside it.
+"""
+
+from __future__ import annotations
+
+import argparse
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from tooltape.cli.errors import EXIT_FAILURE, EXIT_OK, UsageError
+from tooltape.cli.terminal import Console, display_path, plural
+from tooltape.testing.cassette import (
+    CassetteError,
+    find_secrets,
+    import_cassette,
+    save_cassette,
+)
+
+_SUFFIXES = (".yaml", ".yml", ".json")
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    """Arguments of ``tooltape import``."""
+    parser.add_argument(
+        "sources",
+        nargs="+",
+        metavar="SRC",
+        help="vcrpy / pytest-recording cassettes, or folders of them",
+    )
+    parser.add_argument(
+        "--out", required=True, metavar="DIR", help="folder to write the cassettes to"
+    )
+    parser.add_argument(
+        "--provenance",
+        metavar="TEXT",
+        help="where the recordings come from (default: the source file name and a PROVENANCE.md "
+        "beside it)",
+    )
+    parser.add_argument("--force", action="store_true", help="overwrite existing files in DIR")
+    parser.set_defaults(handler=_handle)
+
+
+def _handle(args: argparse.Namespace, console: Console) -> int:
+    return run_import(
+        args.sources, Path(args.out), provenance=args.provenance, force=args.force, console=console
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class ImportPlan:
+    """One source and the file it becomes."""
+
+    source: Path
+    target: Path
+
+
+def expand_sources(arguments: Sequence[str]) -> list[Path]:
+    """The files named on the command line; a folder stands for the cassettes directly in it."""
+    sources: list[Path] = []
+    for argument in arguments:
+        path = Path(argument)
+        if path.is_dir():
+            found = sorted(p for p in path.iterdir() if p.is_file() and p.suffix in _SUFFIXES)
+            if not found:
+                raise UsageError(
+                    f"{argument} holds no .yaml/.yml/.json cassette: pass cassette files"
+                )
+            sources.extend(found)
+        else:
+            sources.append(path)
+    return sources
+
+
+def plan_imports(sources: Sequence[Path], out: Path) -> list[ImportPlan]:
+    """Where each source goes; two sources with one stem would write one file (usage error)."""
+    if out.exists() and not out.is_dir():
+        raise UsageError(f"--out {out} is a file: pass a folder (it is created when missing)")
+    plans = [ImportPlan(source, out / f"{source.stem}.json") for source in sources]
+    clashes = [target for target, n in Counter(p.target for p in plans).items() if n > 1]
+    if clashes:
+        names = ", ".join(
+            f"{target.name} <- " + " and ".join(str(p.source) for p in plans if p.target == target)
+            for target in clashes
+        )
+        raise UsageError(
+            f"two sources would write the same file ({names}): "
+            "import them one at a time into different folders"
+        )
+    return plans
+
+
+@dataclass(frozen=True, slots=True)
+class ImportOutcome:
+    """What became of one source: written or not, and a line saying why."""
+
+    written: bool
+    message: str
+
+
+def _cassette_problem(exc: CassetteError) -> str:
+    where = f" (line {exc.line})" if exc.line is not None else ""
+    return f"{exc.problem}{where}; fix or replace the source file, then import again"
+
+
+def import_one(plan: ImportPlan, *, provenance: str | None, force: bool) -> ImportOutcome:
+    """Import one file unless its target exists (without ``force``) or it would hold secrets."""
+    if not plan.source.is_file():
+        return ImportOutcome(False, "no such file; check the path")
+    if plan.target.exists() and not force:
+        return ImportOutcome(
+            False, f"{display_path(plan.target)} exists; pass --force to overwrite it"
+        )
+    try:
+        cassette = import_cassette(plan.source, provenance=provenance)
+    except CassetteError as exc:
+        return ImportOutcome(False, _cassette_problem(exc))
+    findings = find_secrets(cassette)
+    if findings:
+        where = ", ".join(f"{f.location} ({f.kind})" for f in findings[:5])
+        return ImportOutcome(
+            False,
+            f"not written: the scrubbed cassette would still hold "
+            f"{plural(len(findings), 'secret')} at {where}; remove them from the source by "
+            "hand, then import again",
+        )
+    save_cassette(plan.target, cassette)
+    count = plural(len(cassette.interactions), "interaction")
+    return ImportOutcome(True, f"-> {display_path(plan.target)} ({count})")
+
+
+def run_import(
+    arguments: Sequence[str],
+    out: Path,
+    *,
+    provenance: str | None,
+    force: bool,
+    console: Console,
+) -> int:
+    """Import every source, reporting each; 1 when any was not written."""
+    plans = plan_imports(expand_sources(arguments), out)
+    style = console.style
+    failed = 0
+    for plan in plans:
+        outcome = import_one(plan, provenance=provenance, force=force)
+        if outcome.written:
+            console.print(f"{style.paint('imported', 'green')} {plan.source} {outcome.message}")
+        else:
+            failed += 1
+            console.print(f"{style.paint('skipped', 'red')}  {plan.source}: {outcome.message}")
+    written = len(plans) - failed
+    summary = f"{plural(written, 'cassette')} written to {display_path(out)}"
+    if failed:
+        console.print(style.paint(f"{summary}, {failed} not", "red"))
+        return EXIT_FAILURE
+    console.print(summary)
+    return EXIT_OK

@@ -1,0 +1,94 @@
+"""``tooltape lint [DIR]``: problems a reviewer should not have to spot by eye.
+
+Secrets still in a cassette, JSON bodies stored as escaped text, binary
+bodies, unreadable files, and cassettes no test uses. Each finding names the
+file, where in it, and what to do; exit 1 when there is any.
+"""
+
+from __future__ import annotations
+
+import argparse
+from itertools import groupby
+from pathlib import Path
+
+from tooltape.cli.errors import EXIT_FAILURE, EXIT_OK
+from tooltape.cli.findings import Finding, file_findings
+from tooltape.cli.folders import cassette_folder
+from tooltape.cli.terminal import Cell, Console, Progress, align, display_path, plural
+from tooltape.cli.usage import unused_cassettes
+from tooltape.testing.contracts import cassette_files
+
+UNUSED_FIX = (
+    "delete it if the test is gone, or rename it after the test that records it "
+    "(`<module folder>/<test name>[params].json`)"
+)
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    """Arguments of ``tooltape lint``."""
+    parser.add_argument(
+        "directory", nargs="?", metavar="DIR", help="folder of cassettes (default: ./cassettes)"
+    )
+    parser.set_defaults(handler=_handle)
+
+
+def _handle(args: argparse.Namespace, console: Console) -> int:
+    return run_lint(args.directory, console=console)
+
+
+def lint_folder(directory: Path, root: Path, progress: Progress | None = None) -> list[Finding]:
+    """Every finding in ``directory``'s cassettes; test modules are looked up under ``root``."""
+    files = cassette_files(directory)
+    findings: list[Finding] = []
+    for path in files:
+        if progress is not None:
+            progress.advance(path.name)
+        findings.extend(file_findings(path))
+    findings.extend(
+        Finding(unused.path, "", "unused cassette", unused.reason, UNUSED_FIX)
+        for unused in unused_cassettes(directory, files, root)
+    )
+    return sorted(findings, key=lambda finding: str(finding.path))
+
+
+def render_findings(findings: list[Finding], console: Console) -> list[str]:
+    """Findings grouped by file: kind, where and what; then what to do, once per kind."""
+    style = console.style
+    lines: list[str] = []
+    for path, group in groupby(findings, key=lambda finding: finding.path):
+        listed = list(group)
+        lines.append(style.paint(display_path(path), "bold"))
+        rows = [
+            [Cell(f.kind, "red"), Cell(f.location or "(whole file)", "dim"), Cell(f.message)]
+            for f in listed
+        ]
+        lines.extend(align(rows, style, indent="  "))
+        fixes = dict.fromkeys((f.kind, f.fix) for f in listed)
+        lines.extend(f"  {style.paint('fix', 'yellow')} ({kind}): {fix}" for kind, fix in fixes)
+    return lines
+
+
+def run_lint(directory: str | None, *, console: Console, root: Path | None = None) -> int:
+    """Lint the folder (default ``./cassettes``); 1 when anything is found."""
+    folder = cassette_folder(directory, command="lint", allow_bundled=False)
+    files = cassette_files(folder.path)
+    progress = Progress(console.err, len(files))
+    try:
+        findings = lint_folder(folder.path, root or Path.cwd(), progress)
+    finally:
+        progress.close()
+    checked = f"{plural(len(files), 'cassette')} in {display_path(folder.path)}"
+    if not findings:
+        console.print(console.style.paint(f"{checked}: no findings", "green"))
+        return EXIT_OK
+    for line in render_findings(findings, console):
+        console.print(line)
+    files_hit = len({finding.path for finding in findings})
+    console.print()
+    console.print(
+        console.style.paint(
+            f"{plural(len(findings), 'finding')} in {plural(files_hit, 'file')} ({checked})",
+            "red",
+        )
+    )
+    return EXIT_FAILURE

@@ -1,0 +1,135 @@
+"""Cassettes no test uses: ``<DIR>/<test_module>/<test name>.json`` without that test.
+
+The plugin writes one cassette per test under a folder named after the test
+module, named like pytest-recording names them: ``test_name[param]`` or
+``Class.test_name[param]``. A cassette is in use when a ``<test_module>.py``
+under the root defines that test (in that class), or names the cassette in a
+string (``@pytest.mark.default_cassette("...")``). Folders not named like a
+test module (``imported/``, ``specs/``) are not checked.
+"""
+
+from __future__ import annotations
+
+import ast
+import os
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+_SKIPPED_DIRS = frozenset(
+    {"node_modules", "site-packages", "__pycache__", "build", "dist", "venv", "env"}
+)
+
+
+@dataclass(frozen=True, slots=True)
+class ModuleTests:
+    """What one test module defines: functions, ``Class.method`` pairs and string constants."""
+
+    path: Path
+    functions: frozenset[str]
+    methods: frozenset[str]
+    strings: frozenset[str] = field(default_factory=frozenset[str])
+
+
+def _strings(tree: ast.AST) -> frozenset[str]:
+    return frozenset(
+        node.value
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Constant) and isinstance(node.value, str) and len(node.value) < 300
+    )
+
+
+def _definitions(body: Sequence[ast.stmt], owner: str | None) -> Iterator[tuple[str | None, str]]:
+    for node in body:
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+            yield owner, node.name
+        elif isinstance(node, ast.ClassDef):
+            yield from _definitions(node.body, node.name)
+        elif isinstance(node, ast.If | ast.Try | ast.With):
+            # Tests defined under `if sys.version_info...:` or `try:` still run.
+            for block in (node.body, getattr(node, "orelse", [])):
+                yield from _definitions(block, owner)
+
+
+def read_test_module(path: Path) -> ModuleTests | None:
+    """Parse ``path``; ``None`` when it is not valid Python."""
+    try:
+        tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+    except (OSError, UnicodeDecodeError, SyntaxError, ValueError):
+        return None
+    pairs = list(_definitions(tree.body, None))
+    return ModuleTests(
+        path=path,
+        functions=frozenset(name for owner, name in pairs if owner is None),
+        methods=frozenset(f"{owner}.{name}" for owner, name in pairs if owner is not None),
+        strings=_strings(tree),
+    )
+
+
+def find_test_modules(root: Path) -> dict[str, list[Path]]:
+    """Every ``test_*.py`` under ``root`` by module name (hidden and venv folders skipped)."""
+    modules: dict[str, list[Path]] = {}
+    for folder, dirs, files in os.walk(root):
+        dirs[:] = sorted(d for d in dirs if not d.startswith(".") and d not in _SKIPPED_DIRS)
+        for name in files:
+            if name.startswith("test_") and name.endswith(".py"):
+                modules.setdefault(name[:-3], []).append(Path(folder) / name)
+    return modules
+
+
+def named_test(stem: str) -> tuple[str | None, str]:
+    """``(class or None, function)`` a cassette stem names: ``Class.test_x[a.b]`` ->
+    ``("Class", "test_x")``."""
+    base = stem.split("[", 1)[0]
+    owner, dot, name = base.rpartition(".")
+    return (owner or None, name) if dot else (None, base)
+
+
+def defines(module: ModuleTests, stem: str) -> bool:
+    """Whether ``module`` defines the test that records the cassette ``stem``."""
+    owner, name = named_test(stem)
+    if stem in module.strings or f"{stem}.json" in module.strings:
+        return True
+    if owner is None:
+        return name in module.functions or any(m.endswith(f".{name}") for m in module.methods)
+    return f"{owner}.{name}" in module.methods
+
+
+@dataclass(frozen=True, slots=True)
+class UnusedCassette:
+    """A cassette whose test module or test is gone, and what was searched."""
+
+    path: Path
+    module: str
+    reason: str
+
+
+def unused_cassettes(
+    directory: Path,
+    files: Sequence[Path],
+    root: Path,
+    modules: Mapping[str, list[Path]] | None = None,
+) -> list[UnusedCassette]:
+    """The cassettes among ``files`` that sit in a test-module folder of ``directory`` but
+    that no test module under ``root`` uses."""
+    found = find_test_modules(root) if modules is None else modules
+    parsed: dict[Path, ModuleTests | None] = {}
+    unused: list[UnusedCassette] = []
+    for path in files:
+        parts = path.relative_to(directory).parts
+        if len(parts) != 2 or not parts[0].startswith("test_"):
+            continue
+        module_name, stem = parts[0], path.stem
+        candidates = found.get(module_name, [])
+        if not candidates:
+            unused.append(UnusedCassette(path, module_name, f"no {module_name}.py under {root}"))
+            continue
+        modules_read = [parsed.setdefault(c, read_test_module(c)) for c in candidates]
+        if any(m is None for m in modules_read):
+            continue  # a module that does not parse may well define it: no false alarm
+        if not any(m is not None and defines(m, stem) for m in modules_read):
+            owner, name = named_test(stem)
+            test = f"{owner}.{name}" if owner else name
+            where = ", ".join(str(c) for c in candidates)
+            unused.append(UnusedCassette(path, module_name, f"{where} defines no test {test}"))
+    return unused
