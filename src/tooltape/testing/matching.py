@@ -466,8 +466,8 @@ def make_body_matcher(
             raise AssertionError(f"{which} body is not JSON, the other one is")
         diffs = diff_json(recorded, current, volatile=patterns)
         if diffs:
-            count = f"{len(diffs)} field{'s' if len(diffs) != 1 else ''}"
-            header = f"{count} of the JSON body differ (recorded -> this request):"
+            count = "1 field differs" if len(diffs) == 1 else f"{len(diffs)} fields differ"
+            header = f"{count} in the JSON body (recorded -> this request):"
             raise AssertionError(f"{header}\n{format_differences(diffs, limit=limit)}")
 
     matcher.__name__ = name
