@@ -50,7 +50,9 @@ def explain_cassette_failure(error: BaseException, nodeid: str) -> str | None:
         lines.append("")
         lines.append(f"Closest recorded request: {recorded.method} {recorded.path}")
         for name, message in failed:
-            lines.append(f"  {name}: {message}")
+            first, *rest = str(message).splitlines() or [""]
+            lines.append(f"  {name}: {first}")
+            lines.extend(f"    {line}" for line in rest)
     if found.reason == "already_played":
         lines.append("")
         lines.append(

@@ -224,6 +224,7 @@ def pytest_recording_configure(config: pytest.Config, vcr: Any) -> None:
             return
         body_matcher(current, recorded)
 
+    body_unless_imported.__name__ = "tooltape_body"  # vcrpy labels failures with it
     recorder.register_matcher("tooltape_body", body_unless_imported)
     recorder.register_matcher("tooltape_path", path_matcher)
     recorder.match_on = ("method", "tooltape_path", "tooltape_body")
