@@ -1,0 +1,117 @@
+"""Parse: tooltape's codecs vs the OpenAI SDK's ``Response`` model on large real bodies.
+
+What is compared, per body, on the same JSON bytes:
+
+- tooltape: ``json.loads(raw)`` (what ``OpenAIAdapter`` does with the raw
+  HTTP body), then, for every hosted kind the adapter registers, the codec's
+  ``parse_calls(items, None)`` and ``parse_output(items, tool)`` (the typed
+  calls and the aggregated typed output, images decoded included).
+- baseline: ``openai.types.responses.Response.model_validate_json(raw)``.
+
+Inputs: the largest response body of the code interpreter recording
+(``code_execution_return_image.json``) and of the image generation recording
+(``image_generation_jpeg.json``) in ``cassettes/imported/``, as compact JSON.
+The installed SDK requires ``usage.input_tokens_details.cache_write_tokens``,
+which these real responses predate, so the SDK refuses them as they are; the
+field is added (``0``) to the bytes both sides parse, nothing else changes.
+
+Why it is fair: both sides start from the same bytes and end with typed
+objects. ``check`` proves the SDK accepts the bytes and that every codec finds
+exactly the call items (by id) the SDK model holds for its item types.
+
+Target: tooltape at most 1.5x the time of the SDK.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any
+
+from bench_timing import REPO, Result, compare
+from openai.types.responses import Response
+
+from tooltape.adapters.openai import OpenAIAdapter
+from tooltape.prompt import HostedTool
+from tooltape.testing.cassette import JsonBody, load_cassette
+from tooltape.testing.kinds import canonical_tools
+
+MAX_RATIO = 1.5
+BODIES = {
+    "code interpreter": "code_execution_return_image.json",
+    "image generation": "image_generation_jpeg.json",
+}
+
+
+def largest_body(file_name: str) -> bytes:
+    """The largest JSON response body of a cassette, made acceptable to the SDK."""
+    cassette = load_cassette(REPO / "cassettes" / "imported" / file_name)
+    trees = [
+        i.response.body.data
+        for i in cassette.interactions
+        if isinstance(i.response.body, JsonBody) and isinstance(i.response.body.data, dict)
+    ]
+    tree: dict[str, Any] = max(trees, key=lambda t: len(json.dumps(t)))  # type: ignore[arg-type]
+    tree = json.loads(json.dumps(tree))  # a private copy to patch
+    details = (tree.get("usage") or {}).get("input_tokens_details")
+    if isinstance(details, dict):
+        details.setdefault("cache_write_tokens", 0)
+    return json.dumps(tree, separators=(",", ":"), ensure_ascii=False).encode()
+
+
+@dataclass
+class Setup:
+    raw: bytes
+    codecs: dict[str, Any]
+    tools: dict[str, HostedTool[Any]]
+
+    def ours(self) -> list[object]:
+        items = json.loads(self.raw)["output"]
+        parsed: list[object] = []
+        for kind, codec in self.codecs.items():
+            parsed.append(codec.parse_calls(items, None))
+            parsed.append(codec.parse_output(items, self.tools[kind]))
+        return parsed
+
+    def base(self) -> Response:
+        return Response.model_validate_json(self.raw)
+
+
+def setup(file_name: str) -> Setup:
+    codecs = dict(OpenAIAdapter("gpt-4o").hosted_tool_codecs)
+    return Setup(largest_body(file_name), codecs, canonical_tools())
+
+
+def check(bench: Setup) -> None:
+    """Raise ``AssertionError`` unless the SDK accepts the bytes and the codecs see its calls."""
+    model = bench.base()
+    found = 0
+    for kind, codec in bench.codecs.items():
+        sdk_ids = [item.id for item in model.output if item.type in codec.item_types]
+        ours_ids = [call.id for call in codec.parse_calls(json.loads(bench.raw)["output"], None)]
+        assert ours_ids == sdk_ids, (kind, ours_ids, sdk_ids)
+        found += len(ours_ids)
+    assert found, "no hosted call in the body"
+    assert any(output is not None for output in bench.ours()[1::2]), "no typed output"
+
+
+def run(*, repeats: int = 9, number: int = 20) -> list[Result]:
+    """One row per body; per-parse medians."""
+    results: list[Result] = []
+    for label, file_name in BODIES.items():
+        bench = setup(file_name)
+        check(bench)
+        ours_s, base_s = compare(bench.ours, bench.base, repeats=repeats, number=number)
+        results.append(
+            Result(
+                name=f"parse {label}",
+                ours_label="json.loads + codecs",
+                ours=ours_s,
+                base_label="Response.model_validate_json",
+                base=base_s,
+                max_ratio=MAX_RATIO,
+                target="<= 1.50",
+                note=f"{len(bench.raw) / 1024:.0f} KiB body from {file_name}",
+            )
+        )
+    return results
