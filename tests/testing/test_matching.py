@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 from vcr.errors import CannotOverwriteExistingCassetteException
 from vcr.request import Request
 
+from tooltape.testing.matchers import make_body_matcher, path_matcher
 from tooltape.testing.matching import (
     DEFAULT_VOLATILE_FIELDS,
     DifferenceKind,
@@ -23,8 +24,6 @@ from tooltape.testing.matching import (
     diff_json,
     format_differences,
     format_path,
-    make_body_matcher,
-    path_matcher,
 )
 
 RECORDED: dict[str, Any] = {

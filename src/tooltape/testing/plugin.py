@@ -41,7 +41,7 @@ from tooltape.testing.cassette import (
 )
 from tooltape.testing.cassette._vcrpy import CassetteNotFoundError, request_from_dict
 from tooltape.testing.faults import provider_faults
-from tooltape.testing.matching import make_body_matcher, path_matcher
+from tooltape.testing.matchers import make_body_matcher, path_matcher
 from tooltape.testing.missing import explain_cassette_failure
 from tooltape.testing.snapshots import wire_snapshot
 
