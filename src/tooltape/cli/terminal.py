@@ -64,9 +64,8 @@ def table(
         for index, cell in enumerate(row):
             widths[index] = max(widths[index], len(cell.text))
     spacer = " " * gap
-    lines = [
-        style.paint(spacer.join(h.ljust(w) for h, w in zip(headers, widths, strict=True)), "bold")
-    ]
+    header = spacer.join(h.ljust(w) for h, w in zip(headers, widths, strict=True))
+    lines = [style.paint(header.rstrip(), "bold")]
     for row in rows:
         padded = [
             style.paint(cell.text, cell.colour) + " " * (width - len(cell.text))

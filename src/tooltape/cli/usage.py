@@ -16,6 +16,8 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from tooltape.cli.terminal import display_path
+
 _SKIPPED_DIRS = frozenset(
     {"node_modules", "site-packages", "__pycache__", "build", "dist", "venv", "env"}
 )
@@ -122,7 +124,8 @@ def unused_cassettes(
         module_name, stem = parts[0], path.stem
         candidates = found.get(module_name, [])
         if not candidates:
-            unused.append(UnusedCassette(path, module_name, f"no {module_name}.py under {root}"))
+            where = display_path(root)
+            unused.append(UnusedCassette(path, module_name, f"no {module_name}.py under {where}"))
             continue
         modules_read = [parsed.setdefault(c, read_test_module(c)) for c in candidates]
         if any(m is None for m in modules_read):
@@ -130,6 +133,6 @@ def unused_cassettes(
         if not any(m is not None and defines(m, stem) for m in modules_read):
             owner, name = named_test(stem)
             test = f"{owner}.{name}" if owner else name
-            where = ", ".join(str(c) for c in candidates)
+            where = ", ".join(display_path(c) for c in candidates)
             unused.append(UnusedCassette(path, module_name, f"{where} defines no test {test}"))
     return unused

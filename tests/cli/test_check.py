@@ -1,0 +1,180 @@
+"""``tooltape check``: the contract matrix over a cassette folder."""
+
+from __future__ import annotations
+
+import functools
+import json
+import shutil
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from cli_helpers import REPO, FakeTerminal, Run
+
+from tooltape.adapters.openai.codecs.registry import default_hosted_tool_codecs
+from tooltape.cli import check as check_module
+from tooltape.cli.folders import bundled_cassettes
+from tooltape.cli.terminal import Progress
+
+KINDS = sorted(default_hosted_tool_codecs())
+
+
+def _rows(out: str) -> dict[str, list[str]]:
+    """The matrix rows by kind, split into cells on runs of 2+ spaces."""
+    import re
+
+    rows: dict[str, list[str]] = {}
+    for line in out.splitlines():
+        cells = re.split(r"\s{2,}", line.strip())
+        if cells and cells[0] in KINDS:
+            rows[cells[0]] = cells
+    return rows
+
+
+@pytest.fixture
+def corpus(tmp_path: Path) -> Path:
+    """A private copy of the project's cassettes, safe to break."""
+    return Path(shutil.copytree(REPO / "cassettes", tmp_path / "cassettes"))
+
+
+def test_check_on_the_repo_passes_fast_and_quietly(
+    cli: Callable[..., Run], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(REPO)
+    started = time.perf_counter()
+    run = cli("check")
+    elapsed = time.perf_counter() - started
+
+    assert run.code == 0, run.out
+    assert elapsed < 10
+    assert run.err == ""  # no progress bar, no noise: stderr is not a TTY here
+    assert run.out.startswith("cassettes: ./cassettes (")
+    header = next(line for line in run.out.splitlines() if line.startswith("kind"))
+    for column in ("spec snapshot", "replay", "failure semantics", "streamed"):
+        assert column in header
+    rows = _rows(run.out)
+    assert sorted(rows) == KINDS
+    for kind, cells in rows.items():
+        assert cells[1] == "ok", kind
+        assert cells[2].startswith("ok ("), kind
+        assert cells[3] == "ok", kind
+    # streamed is informative: kinds without a streamed recording still pass
+    assert rows["code_interpreter"][4] == "no"
+    assert rows["web_search"][4].startswith("yes")
+    assert "every contract holds" in run.out
+
+
+def test_columns_are_aligned(cli: Callable[..., Run], monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(REPO)
+    lines = [line for line in cli("check").out.splitlines() if line.split(" ")[0] in KINDS]
+    header = next(line for line in cli("check").out.splitlines() if line.startswith("kind"))
+    starts = [header.index(name) for name in ("spec snapshot", "replay", "failure semantics")]
+    for line in lines:
+        for start in starts:
+            assert line[start - 1] == " " and line[start] != " ", line
+
+
+def test_without_a_cassettes_folder_the_bundled_ones_are_used(
+    cli: Callable[..., Run], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    run = cli("check")
+    assert run.code == 0, run.out
+    bundled = bundled_cassettes()
+    assert bundled is not None
+    assert f"cassettes: {bundled} (the cassettes bundled with tooltape" in run.out
+    assert sorted(_rows(run.out)) == KINDS
+
+
+def test_a_drifted_spec_fails_with_the_diff_under_the_table(
+    cli: Callable[..., Run], corpus: Path
+) -> None:
+    spec = corpus / "specs" / "web_search.json"
+    document = json.loads(spec.read_text())
+    document["spec"]["search_context_size"] = "high"
+    spec.write_text(json.dumps(document))
+
+    run = cli("check", str(corpus))
+
+    assert run.code == 1
+    rows = _rows(run.out)
+    assert rows["web_search"][1] == "FAIL"
+    assert rows["file_search"][1] == "ok"
+    below = run.out.split("web_search: spec snapshot failed", 1)[1]
+    assert "search_context_size" in below and "--update-specs" in below
+    assert "1 of 6 kinds failed (web_search)" in run.out
+
+
+def test_update_specs_rewrites_the_snapshot(cli: Callable[..., Run], corpus: Path) -> None:
+    spec = corpus / "specs" / "web_search.json"
+    spec.unlink()
+    assert cli("check", str(corpus)).code == 1
+
+    run = cli("check", str(corpus), "--update-specs")
+    assert run.code == 0, run.out
+    assert _rows(run.out)["web_search"][1] == "written"
+    assert json.loads(spec.read_text())["kind"] == "web_search"
+    assert cli("check", str(corpus)).code == 0
+
+
+def test_a_kind_without_recordings_fails_with_how_to_add_one(
+    cli: Callable[..., Run], corpus: Path
+) -> None:
+    for path in corpus.rglob("*.json"):
+        if "image_generation" in path.read_text() and "specs" not in path.parts:
+            text = path.read_text().replace('"image_generation_call"', '"unknown_call"')
+            path.write_text(text)
+
+    run = cli("check", str(corpus))
+
+    assert run.code == 1
+    assert _rows(run.out)["image_generation"][2] == "FAIL"
+    reason = run.out.split("image_generation: replay failed", 1)[1]
+    assert "tooltape import" in reason and "--record-mode=once" in reason
+
+
+def test_unreadable_cassettes_are_listed_with_what_to_do(
+    cli: Callable[..., Run], corpus: Path
+) -> None:
+    broken = corpus / "imported" / "broken.json"
+    broken.write_text('{"tooltape": {"version": "0", "source": "synthetic"}, "interactions": [')
+
+    run = cli("check", str(corpus))
+
+    assert run.code == 1
+    listing = run.out.split("unreadable: 1 cassette", 1)[1]
+    assert "broken.json" in listing and "invalid JSON" in listing
+    assert "git checkout" in listing  # what to do
+    assert "1 cassette unreadable" in run.out
+
+
+def test_usage_errors_exit_2(cli: Callable[..., Run], tmp_path: Path) -> None:
+    missing = cli("check", str(tmp_path / "nope"))
+    assert missing.code == 2
+    assert "nope does not exist" in missing.err and "pass a folder" in missing.err
+
+
+def test_update_specs_refuses_the_bundled_cassettes(
+    cli: Callable[..., Run], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    run = cli("check", "--update-specs")
+    assert run.code == 2
+    assert "pass the folder you own" in run.err
+
+
+def test_a_progress_bar_on_a_terminal_only(
+    cli: Callable[..., Run], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(REPO)
+    monkeypatch.setattr(check_module, "Progress", functools.partial(Progress, delay=0))
+    terminal = FakeTerminal()
+    monkeypatch.setattr(sys, "stderr", terminal)
+    run = cli("check")
+    drawn = terminal.getvalue()
+    assert run.code == 0
+    assert "[" in drawn and "/" in drawn and "#" in drawn
+    assert drawn.endswith("\r\033[K")  # erased once done
+    assert "\r" not in run.out  # the table itself is untouched

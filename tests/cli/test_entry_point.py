@@ -1,0 +1,42 @@
+"""The real command, in a child process: ``python -m tooltape.cli`` and the console script."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from cli_helpers import REPO
+
+
+def _run(*argv: str, cwd: Path = REPO) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "NO_COLOR": ""}
+    return subprocess.run(
+        argv, cwd=cwd, env=env, capture_output=True, text=True, timeout=120, check=False
+    )
+
+
+def test_python_m_tooltape_cli_check() -> None:
+    done = _run(sys.executable, "-m", "tooltape.cli", "check")
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert done.stderr == ""
+    assert "every contract holds" in done.stdout
+    assert "web_search" in done.stdout
+
+
+def test_python_m_tooltape_cli_usage_error() -> None:
+    done = _run(sys.executable, "-m", "tooltape.cli", "inspect")
+    assert done.returncode == 2
+    assert "usage: tooltape inspect" in done.stderr
+
+
+def test_the_console_script_is_installed() -> None:
+    script = shutil.which("tooltape", path=str(Path(sys.executable).parent))
+    if script is None:
+        pytest.skip("the tooltape console script is not installed next to this Python")
+    done = _run(script, "lint")
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "no findings" in done.stdout

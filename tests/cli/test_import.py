@@ -1,0 +1,115 @@
+"""``tooltape import``: real recordings become scrubbed tooltape cassettes that lint clean."""
+
+from __future__ import annotations
+
+import hashlib
+import shutil
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from cli_helpers import REAL_FILES, Run, needs_real
+
+from tooltape.testing.cassette import dump_cassette, import_cassette, load_cassette
+
+pytestmark = needs_real
+
+
+def _digests() -> dict[Path, str]:
+    return {path: hashlib.sha256(path.read_bytes()).hexdigest() for path in REAL_FILES}
+
+
+def test_import_the_real_recordings_then_lint_finds_nothing(
+    cli: Callable[..., Run], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    before = _digests()
+    out = tmp_path / "imported"
+
+    run = cli("import", *map(str, REAL_FILES), "--out", str(out))
+
+    assert run.code == 0, run.out + run.err
+    assert sorted(p.name for p in out.iterdir()) == sorted(f"{p.stem}.json" for p in REAL_FILES)
+    for source in REAL_FILES:
+        target = out / f"{source.stem}.json"
+        assert f"imported {source} -> " in run.out
+        assert target.read_text(encoding="utf-8") == dump_cassette(import_cassette(source))
+        assert load_cassette(target) == import_cassette(source)
+    assert f"{len(REAL_FILES)} cassettes written" in run.out
+    assert _digests() == before  # the sources are only read
+
+    monkeypatch.chdir(tmp_path)
+    lint = cli("lint", str(out))
+    assert lint.code == 0, lint.out
+    assert "no findings" in lint.out
+
+
+def test_existing_files_are_kept_unless_forced(cli: Callable[..., Run], tmp_path: Path) -> None:
+    source = next(p for p in REAL_FILES if p.name == "model_http_error.yaml")
+    target = tmp_path / "model_http_error.json"
+    target.write_text("keep me")
+
+    refused = cli("import", str(source), "--out", str(tmp_path))
+    assert refused.code == 1
+    assert "exists; pass --force to overwrite it" in refused.out
+    assert target.read_text() == "keep me"
+
+    forced = cli("import", str(source), "--out", str(tmp_path), "--force")
+    assert forced.code == 0
+    assert load_cassette(target) == import_cassette(source)
+
+
+def test_provenance_text_is_kept(cli: Callable[..., Run], tmp_path: Path) -> None:
+    source = REAL_FILES[0]
+    run = cli("import", str(source), "--out", str(tmp_path), "--provenance", "from the vendor demo")
+    assert run.code == 0
+    header = load_cassette(tmp_path / f"{source.stem}.json").header
+    assert header.provenance == "from the vendor demo"
+    assert header.source == "import"
+
+
+def test_a_folder_imports_every_cassette_in_it(cli: Callable[..., Run], tmp_path: Path) -> None:
+    folder = tmp_path / "src"
+    folder.mkdir()
+    for source in REAL_FILES[:2]:
+        shutil.copy(source, folder / source.name)
+    run = cli("import", str(folder), "--out", str(tmp_path / "out"))
+    assert run.code == 0
+    assert sorted(p.name for p in (tmp_path / "out").iterdir()) == sorted(
+        f"{p.stem}.json" for p in REAL_FILES[:2]
+    )
+
+
+def test_bad_sources_are_reported_and_the_rest_imported(
+    cli: Callable[..., Run], tmp_path: Path
+) -> None:
+    garbage = tmp_path / "garbage.yaml"
+    garbage.write_text("interactions: [unclosed\n")
+    run = cli(
+        "import",
+        str(tmp_path / "missing.yaml"),
+        str(garbage),
+        str(REAL_FILES[0]),
+        "--out",
+        str(tmp_path / "out"),
+    )
+    assert run.code == 1
+    assert f"skipped  {tmp_path / 'missing.yaml'}: no such file; check the path" in run.out
+    assert f"skipped  {garbage}: invalid YAML" in run.out
+    assert (tmp_path / "out" / f"{REAL_FILES[0].stem}.json").is_file()
+    assert "1 cassette written" in run.out and "2 not" in run.out
+
+
+def test_usage_errors(cli: Callable[..., Run], tmp_path: Path) -> None:
+    copy = tmp_path / "elsewhere"
+    copy.mkdir()
+    shutil.copy(REAL_FILES[0], copy / REAL_FILES[0].name)
+    clash = cli(
+        "import", str(REAL_FILES[0]), str(copy / REAL_FILES[0].name), "--out", str(tmp_path)
+    )
+    assert clash.code == 2 and "two sources would write the same file" in clash.err
+
+    assert cli("import", str(REAL_FILES[0])).code == 2  # --out is required
+    a_file = tmp_path / "file.txt"
+    a_file.write_text("")
+    not_a_folder = cli("import", str(REAL_FILES[0]), "--out", str(a_file))
+    assert not_a_folder.code == 2 and "is a file" in not_a_folder.err

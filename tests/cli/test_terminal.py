@@ -1,0 +1,89 @@
+"""Terminal behaviour: colour only on a TTY without NO_COLOR, aligned tables, the progress bar,
+usage errors."""
+
+from __future__ import annotations
+
+import io
+import re
+import sys
+from collections.abc import Callable
+
+import pytest
+from cli_helpers import REPO, FakeTerminal, Run
+
+from tooltape.cli.terminal import Cell, Progress, Style, table, wants_colour
+
+ANSI = re.compile(r"\033\[[0-9;]*[mK]")
+
+
+def test_colour_needs_a_tty_and_no_NO_COLOR() -> None:
+    assert wants_colour(FakeTerminal(), {})
+    assert wants_colour(FakeTerminal(), {"NO_COLOR": ""})  # empty means unset (no-color.org)
+    assert not wants_colour(FakeTerminal(), {"NO_COLOR": "1"})
+    assert not wants_colour(io.StringIO(), {})
+
+
+def test_check_is_coloured_on_a_terminal_only(
+    cli: Callable[..., Run], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(REPO)
+    monkeypatch.delenv("NO_COLOR", raising=False)
+    plain = cli("check").out
+    assert not ANSI.search(plain)
+
+    terminal = FakeTerminal()
+    monkeypatch.setattr(sys, "stdout", terminal)
+    cli("check")
+    coloured = terminal.getvalue()
+    assert "\033[32mok\033[0m" in coloured
+    assert ANSI.sub("", coloured) == plain  # colour changes nothing else, alignment included
+
+    monkeypatch.setenv("NO_COLOR", "1")
+    terminal = FakeTerminal()
+    monkeypatch.setattr(sys, "stdout", terminal)
+    cli("check")
+    assert terminal.getvalue() == plain
+
+
+def test_table_alignment_ignores_colour() -> None:
+    rows = [[Cell("a", "red"), Cell("long value")], [Cell("longer", "green"), Cell("x")]]
+    plain = table(("h", "second"), rows, Style(False))
+    coloured = table(("h", "second"), rows, Style(True))
+    assert [ANSI.sub("", line) for line in coloured] == plain
+    assert plain == ["h       second", "a       long value", "longer  x"]
+
+
+def test_progress_draws_only_after_its_delay_and_erases_itself() -> None:
+    now = [0.0]
+    stream = FakeTerminal()
+    progress = Progress(stream, 4, delay=1.0, clock=lambda: now[0])
+    progress.advance("first")
+    assert stream.getvalue() == ""  # a short run shows nothing
+    now[0] = 2.0
+    progress.advance("second.json")
+    assert stream.getvalue().endswith("[############............] 2/4 second.json")
+    progress.close()
+    assert stream.getvalue().endswith("\r\033[K")
+
+    silent = io.StringIO()
+    quiet = Progress(silent, 2, delay=0)
+    quiet.advance("x")
+    quiet.close()
+    assert silent.getvalue() == ""  # never on a pipe or a file
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [[], ["bogus"], ["inspect"], ["import", "x.yaml"], ["specs"], ["check", "--nope"]],
+)
+def test_usage_errors_exit_2(cli: Callable[..., Run], argv: list[str]) -> None:
+    run = cli(*argv)
+    assert run.code == 2
+    assert "usage: tooltape" in run.err
+
+
+def test_help_exits_0(cli: Callable[..., Run]) -> None:
+    run = cli("--help")
+    assert run.code == 0
+    for command in ("check", "inspect", "import", "lint", "specs"):
+        assert command in run.out
