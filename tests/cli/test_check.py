@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import functools
 import json
+import re
 import shutil
 import sys
 import time
@@ -23,8 +24,6 @@ KINDS = sorted(default_hosted_tool_codecs())
 
 def _rows(out: str) -> dict[str, list[str]]:
     """The matrix rows by kind, split into cells on runs of 2+ spaces."""
-    import re
-
     rows: dict[str, list[str]] = {}
     for line in out.splitlines():
         cells = re.split(r"\s{2,}", line.strip())
@@ -68,8 +67,9 @@ def test_check_on_the_repo_passes_fast_and_quietly(
 
 def test_columns_are_aligned(cli: Callable[..., Run], monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.chdir(REPO)
-    lines = [line for line in cli("check").out.splitlines() if line.split(" ")[0] in KINDS]
-    header = next(line for line in cli("check").out.splitlines() if line.startswith("kind"))
+    out = cli("check").out.splitlines()
+    lines = [line for line in out if line.split(" ")[0] in KINDS]
+    header = next(line for line in out if line.startswith("kind"))
     starts = [header.index(name) for name in ("spec snapshot", "replay", "failure semantics")]
     for line in lines:
         for start in starts:

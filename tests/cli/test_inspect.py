@@ -9,7 +9,15 @@ from typing import Any
 
 import pytest
 import yaml
-from cli_helpers import REAL_FILES, REPO, Run, clean_interaction, needs_real, write_cassette
+from cli_helpers import (
+    REAL_FILES,
+    REPO,
+    Run,
+    clean_interaction,
+    interaction,
+    needs_real,
+    write_cassette,
+)
 
 from tooltape.adapters.openai.codecs.registry import default_hosted_tool_codecs
 from tooltape.testing.inspection import inspect_path
@@ -144,8 +152,8 @@ def test_human_form_names_every_call(path: Path, cli: Callable[..., Run]) -> Non
     run = cli("inspect", str(path))
     assert run.code == 0, run.err
     assert run.out.splitlines()[0] == str(path)
-    for interaction in _expected_calls(path):
-        for item_type, item_id in interaction:
+    for calls in _expected_calls(path):
+        for item_type, item_id in calls:
             line = next(line for line in run.out.splitlines() if item_id in line)
             assert item_type in line
     for key in ('"searches"', '"codes"', '"images"', '"listed_tools"', '"queries"'):
@@ -192,6 +200,30 @@ def test_a_plain_exchange_has_no_calls(cli: Callable[..., Run], tmp_path: Path) 
     report = json.loads(cli("inspect", str(path), "--json").out)
     assert report["interactions"][0]["calls"] == []
     assert 'answer: "Hi."' in cli("inspect", str(path)).out
+
+
+def test_a_failed_call_shows_its_error(cli: Callable[..., Run], tmp_path: Path) -> None:
+    failed_item = {
+        "type": "web_search_call",
+        "id": "ws_synthetic_failed",
+        "status": "failed",
+        "action": {"type": "search", "query": "synthetic"},
+        "error": {"code": "search_unavailable", "message": "synthetic outage"},
+    }
+    path = write_cassette(
+        tmp_path / "failed.json",
+        interaction(
+            {"json": {"model": "gpt-5", "input": "x", "tools": [{"type": "web_search"}]}},
+            {"json": {"id": "resp_synthetic", "status": "completed", "output": [failed_item]}},
+        ),
+    )
+    (call,) = json.loads(cli("inspect", str(path), "--json").out)["interactions"][0]["calls"]
+    assert (call["id"], call["status"], call["success"]) == ("ws_synthetic_failed", "failed", False)
+
+    line = next(
+        line for line in cli("inspect", str(path)).out.splitlines() if "ws_synthetic" in line
+    )
+    assert "failed" in line and "search_unavailable" in line
 
 
 def test_unreadable_and_missing_cassettes(cli: Callable[..., Run], tmp_path: Path) -> None:
