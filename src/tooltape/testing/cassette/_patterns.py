@@ -75,14 +75,32 @@ def is_credential_param(name: str) -> bool:
 
 @dataclass(frozen=True, slots=True)
 class SecretRule:
-    """One kind of key-shaped string: how to find it and what replaces it."""
+    """One kind of key-shaped string: how to find it and what replaces it.
+
+    ``needles`` are literal strings every match contains at least one of
+    (compared with ``text.lower()`` when ``fold_case``); a text holding none
+    of them cannot match, so the regex is not run over it. Scanning a large
+    body (a base64 image) with a literal search is about a hundred times
+    faster than with the regex. No needles: the regex always runs.
+    """
 
     kind: str
     pattern: re.Pattern[str]
     replacement: str
+    needles: tuple[str, ...] = ()
+    fold_case: bool = False
+
+    def might_match(self, text: str) -> bool:
+        """``False`` only when ``text`` cannot hold a match."""
+        if not self.needles:
+            return True
+        haystack = text.lower() if self.fold_case else text
+        return any(needle in haystack for needle in self.needles)
 
     def redact(self, text: str) -> str:
         """``text`` with every match replaced."""
+        if not self.might_match(text):
+            return text
         return self.pattern.sub(self.replacement, text)
 
 
@@ -97,14 +115,20 @@ SECRET_RULES: tuple[SecretRule, ...] = (
             r"[A-Za-z0-9._~+/=-]{16,}"
         ),
         r"\1\2REDACTED",
+        needles=("bearer",),
+        fold_case=True,
     ),
     SecretRule(
-        "OpenAI-style key", re.compile(_NOT_AFTER_TOKEN + r"sk-[A-Za-z0-9_-]{20,}"), KEY_PLACEHOLDER
+        "OpenAI-style key",
+        re.compile(_NOT_AFTER_TOKEN + r"sk-[A-Za-z0-9_-]{20,}"),
+        KEY_PLACEHOLDER,
+        needles=("sk-",),
     ),
     SecretRule(
         "Cloudflare cookie",
         re.compile(r"(__cf_bm|_cfuvid)=(?!REDACTED(?:[;\s,&\"]|$))[^;\s,&\"]+"),
         r"\1=REDACTED",
+        needles=("__cf_bm=", "_cfuvid="),
     ),
     SecretRule(
         "GitHub token",
@@ -112,17 +136,27 @@ SECRET_RULES: tuple[SecretRule, ...] = (
             _NOT_AFTER_TOKEN + r"(?:gh[pousr]_[A-Za-z0-9]{30,}|github_pat_[A-Za-z0-9_]{30,})"
         ),
         REDACTED,
+        needles=("ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_"),
     ),
     SecretRule(
-        "Google API key", re.compile(_NOT_AFTER_BASE64 + r"AIza[0-9A-Za-z_-]{35}"), REDACTED
+        "Google API key",
+        re.compile(_NOT_AFTER_BASE64 + r"AIza[0-9A-Za-z_-]{35}"),
+        REDACTED,
+        needles=("AIza",),
     ),
-    SecretRule("AWS access key id", re.compile(_NOT_AFTER_BASE64 + r"AKIA[0-9A-Z]{16}"), REDACTED),
+    SecretRule(
+        "AWS access key id",
+        re.compile(_NOT_AFTER_BASE64 + r"AKIA[0-9A-Z]{16}"),
+        REDACTED,
+        needles=("AKIA",),
+    ),
     SecretRule(
         "JSON web token",
         re.compile(
             _NOT_AFTER_TOKEN + r"eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}"
         ),
         REDACTED,
+        needles=(".eyJ",),
     ),
 )
 """Every key shape, applied in this order."""
