@@ -93,7 +93,7 @@ def recorded(kind: str) -> tuple[object, object]:
 
 def replay_client() -> openai.OpenAI:
     """The client the plugin's ``openai_client`` fixture builds when replaying."""
-    return openai.OpenAI(api_key=plugin.REPLAY_API_KEY)
+    return plugin._openai_client(plugin.REPLAY_API_KEY)  # pyright: ignore[reportPrivateUsage]
 
 
 def replayed_test(kind: str, prompt: Prompt[Any]) -> PromptResponse[Any]:
