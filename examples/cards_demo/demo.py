@@ -32,7 +32,7 @@ from tooltape.testing.cassette import (
     before_record_response,
     use_cassette_safely,
 )
-from tooltape.testing.matching import make_body_matcher, path_matcher
+from tooltape.testing.matchers import make_body_matcher, path_matcher
 
 HERE = Path(__file__).resolve().parent
 CARD = HERE / "orchestrator.md"
