@@ -34,3 +34,11 @@ def tool_context(fake_adapter: FakeAdapter) -> ToolContext:
         session=Session(bus),
         event_bus=bus,
     )
+
+
+@pytest.fixture(autouse=True)
+def _pytest_output_as_on_a_desk(monkeypatch: pytest.MonkeyPatch) -> None:
+    # pytest prints untruncated summaries when CI is set; tests that read the
+    # output of inner pytest runs (pytester) must see the same text everywhere.
+    monkeypatch.delenv("CI", raising=False)
+    monkeypatch.delenv("BUILD_NUMBER", raising=False)
