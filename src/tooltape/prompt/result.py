@@ -30,6 +30,20 @@ def _without_none(data: object) -> object:
     return data
 
 
+def _renders_itself(value: object) -> bool:
+    """``isinstance(value, ToolRenderableResult)``, without its per-call cost.
+
+    On Python 3.11 an ``isinstance`` check against a runtime-checkable protocol
+    recomputes the protocol's members on every call (~6 us, most of rendering a
+    small value). This is the same test: the class provides ``render`` (an
+    ``issubclass`` answer ``abc`` caches per class), or the instance has a
+    ``render`` attribute that is not ``None``.
+    """
+    return issubclass(value.__class__, ToolRenderableResult) or (
+        getattr(value, "render", None) is not None
+    )
+
+
 def render_value(value: object) -> str:
     """Render a tool value: its own ``render()`` if it has one, else compact JSON.
 
@@ -39,8 +53,8 @@ def render_value(value: object) -> str:
     """
     if value is None:
         return ""
-    if isinstance(value, ToolRenderableResult):
-        return value.render()
+    if _renders_itself(value):
+        return cast("ToolRenderableResult", value).render()
     if isinstance(value, str):
         return value
     data = _without_none(to_jsonable_python(value, fallback=repr))
