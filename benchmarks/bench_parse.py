@@ -16,7 +16,10 @@ which these real responses predate, so the SDK refuses them as they are; the
 field is added (``0``) to the bytes both sides parse, nothing else changes.
 
 Why it is fair: both sides start from the same bytes and end with typed
-objects. ``check`` proves the SDK accepts the bytes and that every codec finds
+objects. tooltape keeps the last few decoded base64 payloads (a codec decodes
+an image once for ``parse_calls`` and again for ``parse_output``); that cache
+is cleared at the start of every round, so no round reuses an image decoded
+by an earlier one. ``check`` proves the SDK accepts the bytes and that every codec finds
 exactly the call items (by id) the SDK model holds for its item types.
 
 Target: tooltape at most 1.5x the time of the SDK.
@@ -32,6 +35,7 @@ from bench_timing import REPO, Result, compare
 from openai.types.responses import Response
 
 from tooltape.adapters.openai import OpenAIAdapter
+from tooltape.adapters.openai.codecs.base64_data import decode_base64
 from tooltape.prompt import HostedTool
 from tooltape.testing.cassette import JsonBody, load_cassette
 from tooltape.testing.kinds import canonical_tools
@@ -66,6 +70,8 @@ class Setup:
     tools: dict[str, HostedTool[Any]]
 
     def ours(self) -> list[object]:
+        # Every real response is new: no decoded image may carry over from the last round.
+        decode_base64.cache_clear()
         items = json.loads(self.raw)["output"]
         parsed: list[object] = []
         for kind, codec in self.codecs.items():

@@ -4,14 +4,22 @@ from __future__ import annotations
 
 import base64
 import binascii
+import functools
 from urllib.parse import unquote_to_bytes
 
 from tooltape.adapters.openai.codecs.failures import UNKNOWN_PROMPT
 from tooltape.prompt import PromptEvaluationError
 
 
+@functools.lru_cache(maxsize=8)
 def decode_base64(data: str, *, where: str) -> bytes:
-    """The bytes of base64 ``data``; a corrupt payload is a parse error naming ``where``."""
+    """The bytes of base64 ``data``; a corrupt payload is a parse error naming ``where``.
+
+    The last few results are kept: a codec decodes the same image twice, once
+    per call (``parse_calls``) and once for the aggregated ``parse_output``, and
+    decoding is most of the time spent reading an image response. Errors are
+    not kept; the bytes returned are immutable.
+    """
     try:
         return base64.b64decode(data, validate=True)
     except (binascii.Error, ValueError) as exc:
