@@ -26,24 +26,28 @@ hosted outputs and tool invocations, and the request the respx side got is
 the request recorded in the cassette. The response bodies are read once
 before timing (a respx test has its body at hand too).
 
+Also reported (not a side of the comparison): the floor under any vcrpy
+replay, vcrpy alone serving the same interactions from memory with its default
+matching and no tooltape hook, persister or matcher, timed against the same
+respx tests. The distance from the floor to the replay is tooltape's share.
+
 Target: replay at most 1.3x the time of the respx test.
 """
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 import openai
 import pytest
 import vcr
-from bench_timing import REPO, Result, compare
+from bench_timing import REPO, Result, compare, format_seconds
 from pytest_recording._vcr import CombinedPersister
 
 from tooltape import Prompt, PromptResponse, Section
 from tooltape.adapters.openai import OpenAIAdapter
 from tooltape.testing import plugin
-from tooltape.testing.cassette import JsonBody, load_cassette
+from tooltape.testing.cassette import JsonBody, cassette_to_vcr, load_cassette
 from tooltape.testing.faults import ProviderFaults
 from tooltape.testing.kinds import canonical_tools
 
@@ -116,6 +120,42 @@ def replayed_test(kind: str, prompt: Prompt[Any]) -> PromptResponse[Any]:
     return response
 
 
+class InMemoryPersister:
+    """Serves one cassette's interactions, already in vcrpy's own form, from memory."""
+
+    def __init__(self, pairs: list[tuple[dict[str, Any], dict[str, Any]]]) -> None:
+        self.pairs = pairs
+
+    def load_cassette(self, cassette_path: str, serializer: object) -> tuple[list[Any], list[Any]]:
+        requests = [vcr.request.Request._from_dict(request) for request, _ in self.pairs]
+        return requests, [response for _, response in self.pairs]
+
+    def save_cassette(self, cassette_path: str, cassette_dict: object, serializer: object) -> None:
+        raise AssertionError("a replay never saves")
+
+
+def vcr_pairs(kind: str) -> list[tuple[dict[str, Any], dict[str, Any]]]:
+    """The cassette's interactions as vcrpy's (request, response) dicts."""
+    data = cassette_to_vcr(load_cassette(CASSETTES / f"{cassette_name(kind)}.json"))
+    return [(pair["request"], pair["response"]) for pair in data["interactions"]]  # type: ignore[attr-defined]
+
+
+def vcrpy_only_test(
+    kind: str, prompt: Prompt[Any], pairs: list[tuple[dict[str, Any], dict[str, Any]]]
+) -> PromptResponse[Any]:
+    """Not a benchmark side: the floor under any vcrpy replay, for the report.
+
+    vcrpy alone replays the same interaction: no file, no tooltape hooks,
+    persister or body matcher (vcrpy's default method + path matching).
+    """
+    recorder = vcr.VCR(record_mode="none", match_on=("method", "path"))
+    recorder.register_persister(InMemoryPersister(pairs))
+    with recorder.use_cassette(cassette_name(kind)) as cassette:
+        response = OpenAIAdapter(MODEL, client=replay_client()).evaluate(prompt)
+    assert cassette.all_played, f"stale cassette for {kind}"
+    return response
+
+
 def respx_test(
     prompt: Prompt[Any], body: object, faults_out: list[ProviderFaults] | None = None
 ) -> PromptResponse[Any]:
@@ -148,6 +188,8 @@ def check(kinds: list[str]) -> None:
         replayed = replayed_test(kind, prompt)
         scripted = respx_test(prompt, response_body, seen)
         assert summary(replayed) == summary(scripted), f"{kind}: different results"
+        floor = vcrpy_only_test(kind, prompt, vcr_pairs(kind))
+        assert summary(floor) == summary(scripted), f"{kind}: vcrpy alone differs"
         assert replayed.hosted_outputs, f"{kind}: no hosted output"
         (call,) = seen[0].calls
         assert call.json() == request_body, f"{kind}: the request differs from the recorded one"
@@ -157,12 +199,19 @@ def all_kinds() -> list[str]:
     return sorted(canonical_tools())
 
 
-def run(*, tests: int = 48, repeats: int = 5, kinds: list[str] | None = None) -> list[Result]:
-    """Time ``tests`` replayed tests and the same ``tests`` respx tests; per-test medians."""
+def run(
+    *, tests: int = 48, repeats: int = 5, kinds: list[str] | None = None, floor: bool = True
+) -> list[Result]:
+    """Time ``tests`` replayed tests and the same ``tests`` respx tests; per-test medians.
+
+    With ``floor``, vcrpy alone is also timed against respx (same way), and
+    reported in the row's note: no tooltape change can bring replay below it.
+    """
     chosen = kinds or all_kinds()
     check(chosen)
     prompts = {kind: build_prompt(kind) for kind in chosen}
     bodies = {kind: recorded(kind)[1] for kind in chosen}
+    pairs = {kind: vcr_pairs(kind) for kind in chosen}
     plan = [chosen[i % len(chosen)] for i in range(tests)]
 
     def ours() -> object:
@@ -171,7 +220,17 @@ def run(*, tests: int = 48, repeats: int = 5, kinds: list[str] | None = None) ->
     def base() -> object:
         return [respx_test(prompts[kind], bodies[kind]) for kind in plan]
 
+    def vcrpy_only() -> object:
+        return [vcrpy_only_test(kind, prompts[kind], pairs[kind]) for kind in plan]
+
     ours_s, base_s = compare(ours, base, repeats=repeats, number=1, warmup=1)
+    note = f"per test, {tests} tests over {len(chosen)} kinds ({CASSETTES.name})"
+    if floor:
+        floor_s, floor_base_s = compare(vcrpy_only, base, repeats=repeats, number=1, warmup=1)
+        note += (
+            f"\n    floor: vcrpy alone (interactions in memory, no tooltape hook, persister or "
+            f"matcher) {format_seconds(floor_s / tests)} = {floor_s / floor_base_s:.2f}x respx"
+        )
     return [
         Result(
             name="replay",
@@ -181,6 +240,6 @@ def run(*, tests: int = 48, repeats: int = 5, kinds: list[str] | None = None) ->
             base=base_s / tests,
             max_ratio=MAX_RATIO,
             target="<= 1.30",
-            note=f"per test, {tests} tests over {len(chosen)} kinds ({Path(CASSETTES).name})",
+            note=note,
         )
     ]
