@@ -1,6 +1,6 @@
 """Run tooltape's benchmarks and print each comparison with its target.
 
-    python benchmarks/run.py            # full run (about a minute on 2 cores)
+    python benchmarks/run.py            # full run (about 30 s on 2 cores)
     python benchmarks/run.py --quick    # fewer repeats, for a quick look
     python benchmarks/run.py --only replay --only dispatch
 
@@ -10,14 +10,23 @@ ratio tooltape / baseline, the target on that ratio and PASS or MISS. What
 each benchmark compares and why it is fair is in its module's docstring
 (``benchmarks/bench_*.py``) and in ``benchmarks/README.md``.
 
+Every benchmark runs in a fresh Python process: what one leaves behind (a
+larger heap, the allocator's state) measurably slows some code down, e.g. the
+SDK's ``Response.model_validate_json`` ran about 3x slower after the replay
+benchmark, which would flatter tooltape. ``--in-process`` runs them all in
+this process instead (faster start-up; used by the smoke test).
+
 Exit status: 0, or 1 with ``--strict`` when a target is missed.
 """
 
 from __future__ import annotations
 
 import argparse
+import dataclasses
+import json
 import os
 import platform
+import subprocess
 import sys
 import time
 from collections.abc import Callable, Sequence
@@ -59,6 +68,20 @@ BENCHMARKS: dict[str, tuple[Runner, dict[str, Any], dict[str, Any]]] = {
 }
 
 
+def run_benchmark(name: str, *, quick: bool, in_process: bool) -> list[Result]:
+    """Run one benchmark here, or in a fresh ``python run.py --child NAME``."""
+    runner, full, small = BENCHMARKS[name]
+    if in_process:
+        return runner(**(small if quick else full))
+    command = [sys.executable, str(Path(__file__).resolve()), "--child", name]
+    if quick:
+        command.append("--quick")
+    done = subprocess.run(command, capture_output=True, text=True, check=False)
+    if done.returncode != 0:
+        raise RuntimeError(f"benchmark {name!r} failed:\n{done.stderr}")
+    return [Result(**fields) for fields in json.loads(done.stdout)]
+
+
 def _row(result: Result) -> str:
     verdict = "PASS" if result.passed else "MISS"
     return (
@@ -74,13 +97,23 @@ def main(argv: Sequence[str] | None = None) -> int:
         "--only", action="append", choices=sorted(BENCHMARKS), help="run only these (repeatable)"
     )
     parser.add_argument("--strict", action="store_true", help="exit 1 when a target is missed")
+    parser.add_argument(
+        "--in-process", action="store_true", help="run every benchmark in this process"
+    )
+    parser.add_argument("--child", choices=sorted(BENCHMARKS), help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
+
+    if args.child:  # one benchmark, results as JSON for the parent process
+        results = run_benchmark(args.child, quick=args.quick, in_process=True)
+        print(json.dumps([dataclasses.asdict(result) for result in results]))
+        return 0
 
     print(
         f"tooltape benchmarks: Python {platform.python_version()}, {platform.system()} "
         f"{platform.machine()}, {os.cpu_count()} CPUs; {'quick' if args.quick else 'full'} run"
     )
-    print("times are medians of interleaved batches; ratio = tooltape / baseline\n")
+    where = "all in this process" if args.in_process else "each benchmark in a fresh process"
+    print(f"times are medians of interleaved batches ({where}); ratio = tooltape / baseline\n")
     header = (
         f"{'benchmark':<24} {'tooltape':>10} {'baseline':>10} {'ratio':>7}  {'target':<20} result"
     )
@@ -88,20 +121,18 @@ def main(argv: Sequence[str] | None = None) -> int:
     print("-" * len(header))
     started = time.perf_counter()
     results: list[Result] = []
-    for name, (runner, full, quick) in BENCHMARKS.items():
+    for name in BENCHMARKS:
         if args.only and name not in args.only:
             continue
-        for result in runner(**(quick if args.quick else full)):
+        for result in run_benchmark(name, quick=args.quick, in_process=args.in_process):
             results.append(result)
             print(_row(result))
             print(f"    {result.ours_label} vs {result.base_label}; {result.note}")
             sys.stdout.flush()
     missed = [r.name for r in results if not r.passed]
-    elapsed = time.perf_counter() - started
-    print(
-        f"\n{len(results) - len(missed)} of {len(results)} targets met in {elapsed:.0f} s", end=""
-    )
-    print(f"; missed: {', '.join(missed)}" if missed else "")
+    met = f"{len(results) - len(missed)} of {len(results)} targets met"
+    elapsed = f"in {time.perf_counter() - started:.0f} s"
+    print(f"\n{met} {elapsed}; missed: {', '.join(missed)}" if missed else f"\n{met} {elapsed}")
     return 1 if missed and args.strict else 0
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 import importlib
+import json
 from collections.abc import Iterator
 from pathlib import Path
 from types import ModuleType
@@ -117,8 +118,19 @@ def test_run_py_prints_every_row(
     for name, sizes in tiny.items():
         runner, full, _ = module.BENCHMARKS[name]
         monkeypatch.setitem(module.BENCHMARKS, name, (runner, full, sizes))
-    assert module.main(["--quick"]) == 0
+    assert module.main(["--quick", "--in-process"]) == 0
     out = capsys.readouterr().out
     for name in ("cassette load", "replay", "dispatch", "parse code interpreter"):
         assert name in out
     assert out.count("PASS") + out.count("MISS") == 5
+
+
+def test_run_py_child_prints_results_as_json(
+    bench: dict[str, ModuleType], capsys: pytest.CaptureFixture[str]
+) -> None:
+    # What the parent process reads back from each fresh benchmark process.
+    module = bench["run"]
+    assert module.main(["--child", "dispatch", "--quick"]) == 0
+    (fields,) = json.loads(capsys.readouterr().out)
+    result = module.Result(**fields)
+    assert result.name == "dispatch" and result.ours > 0 and result.base > 0
