@@ -1,6 +1,6 @@
 """Run tooltape's benchmarks and print each comparison with its target.
 
-    python benchmarks/run.py            # full run (about 30 s on 2 cores)
+    python benchmarks/run.py            # full run (about 20 s on 2 cores)
     python benchmarks/run.py --quick    # fewer repeats, for a quick look
     python benchmarks/run.py --only replay --only dispatch
 
