@@ -67,16 +67,35 @@ def test_provenance_text_is_kept(cli: Callable[..., Run], tmp_path: Path) -> Non
     assert header.source == "import"
 
 
-def test_a_folder_imports_every_cassette_in_it(cli: Callable[..., Run], tmp_path: Path) -> None:
+def test_a_folder_imports_every_cassette_under_it_keeping_subfolders(
+    cli: Callable[..., Run], tmp_path: Path
+) -> None:
     folder = tmp_path / "src"
-    folder.mkdir()
-    for source in REAL_FILES[:2]:
-        shutil.copy(source, folder / source.name)
-    run = cli("import", str(folder), "--out", str(tmp_path / "out"))
-    assert run.code == 0
-    assert sorted(p.name for p in (tmp_path / "out").iterdir()) == sorted(
-        f"{p.stem}.json" for p in REAL_FILES[:2]
+    (folder / "test_module").mkdir(parents=True)
+    (folder / "notes.md").write_text("# not a cassette\n")
+    shutil.copy(REAL_FILES[0], folder / REAL_FILES[0].name)
+    shutil.copy(REAL_FILES[1], folder / "test_module" / REAL_FILES[1].name)
+    out = tmp_path / "out"
+
+    run = cli("import", str(folder), "--out", str(out))
+
+    assert run.code == 0, run.out
+    written = sorted(str(p.relative_to(out)) for p in out.rglob("*") if p.is_file())
+    assert written == sorted(
+        [f"{REAL_FILES[0].stem}.json", f"test_module/{REAL_FILES[1].stem}.json"]
     )
+    nested = out / "test_module" / f"{REAL_FILES[1].stem}.json"
+    assert load_cassette(nested).interactions == import_cassette(REAL_FILES[1]).interactions
+
+
+def test_a_folder_without_cassettes_is_a_usage_error(
+    cli: Callable[..., Run], tmp_path: Path
+) -> None:
+    (tmp_path / "notes.md").write_text("nothing here\n")
+    run = cli("import", str(tmp_path), "--out", str(tmp_path / "out"))
+    assert run.code == 2
+    assert "holds no .yaml/.yml/.json cassette" in run.err
+    assert not (tmp_path / "out").exists()
 
 
 def test_bad_sources_are_reported_and_the_rest_imported(

@@ -3,7 +3,8 @@
 One ``DIR/<stem>.json`` per source, written atomically, provenance kept. An
 existing file is only replaced with ``--force``; a result that would still
 hold a secret is never written. A folder given as SRC imports every cassette
-directly inside it.
+under it, keeping its sub-folders (pytest-recording's ``cassettes/<module>/``
+layout survives the import).
 """
 
 from __future__ import annotations
@@ -61,28 +62,39 @@ class ImportPlan:
     target: Path
 
 
-def expand_sources(arguments: Sequence[str]) -> list[Path]:
-    """The files named on the command line; a folder stands for the cassettes directly in it."""
-    sources: list[Path] = []
+@dataclass(frozen=True, slots=True)
+class Source:
+    """A file to import and where it goes under ``--out``, without the suffix."""
+
+    path: Path
+    relative: Path
+
+
+def expand_sources(arguments: Sequence[str]) -> list[Source]:
+    """The files named on the command line; a folder stands for every cassette under it."""
+    sources: list[Source] = []
     for argument in arguments:
         path = Path(argument)
         if path.is_dir():
-            found = sorted(p for p in path.iterdir() if p.is_file() and p.suffix in _SUFFIXES)
+            found = sorted(p for p in path.rglob("*") if p.is_file() and p.suffix in _SUFFIXES)
             if not found:
                 raise UsageError(
                     f"{argument} holds no .yaml/.yml/.json cassette: pass cassette files"
                 )
-            sources.extend(found)
+            sources.extend(Source(p, p.relative_to(path).with_suffix("")) for p in found)
         else:
-            sources.append(path)
+            sources.append(Source(path, Path(path.stem)))
     return sources
 
 
-def plan_imports(sources: Sequence[Path], out: Path) -> list[ImportPlan]:
-    """Where each source goes; two sources with one stem would write one file (usage error)."""
+def plan_imports(sources: Sequence[Source], out: Path) -> list[ImportPlan]:
+    """Where each source goes; two sources with one target would write one file (usage error)."""
     if out.exists() and not out.is_dir():
         raise UsageError(f"--out {out} is a file: pass a folder (it is created when missing)")
-    plans = [ImportPlan(source, out / f"{source.stem}.json") for source in sources]
+    plans = [
+        ImportPlan(source.path, out / source.relative.with_name(f"{source.relative.name}.json"))
+        for source in sources
+    ]
     clashes = [target for target, n in Counter(p.target for p in plans).items() if n > 1]
     if clashes:
         names = ", ".join(
