@@ -171,3 +171,49 @@ def test_no_folder_is_a_usage_error(
     run = cli("lint")
     assert run.code == 2
     assert "no ./cassettes folder here" in run.err and "tooltape lint" in run.err
+
+
+@pytest.mark.parametrize(
+    ("config_file", "text"),
+    [
+        ("pyproject.toml", '[tool.pytest.ini_options]\ntooltape_cassette_dir = "tests/tapes"\n'),
+        ("pytest.ini", "[pytest]\ntooltape_cassette_dir = tests/tapes\n"),
+        ("tox.ini", "[pytest]\ntooltape_cassette_dir = tests/tapes\n"),
+        ("setup.cfg", "[tool:pytest]\ntooltape_cassette_dir = tests/tapes\n"),
+    ],
+)
+def test_the_default_folder_follows_the_plugins_ini_option(
+    cli: Callable[..., Run], project: Path, config_file: str, text: str
+) -> None:
+    (project / config_file).write_text(text)
+    leaky = interaction(
+        {"json": {"model": "gpt-5", "input": f"my key is {FAKE_KEY}"}},
+        {"json": {"status": "completed", "output": []}},
+    )
+    write_cassette(project / "tests" / "tapes" / "imported" / "leaky.json", leaky)
+    write_cassette(project / "cassettes" / "imported" / "clean.json", clean_interaction())
+
+    run = cli("lint")
+
+    assert run.code == 1, run.out
+    assert "leaky.json" in run.out and "1 cassette in tests/tapes" in run.out
+
+
+def test_a_pytest_section_without_the_option_keeps_cassettes(
+    cli: Callable[..., Run], project: Path
+) -> None:
+    (project / "pytest.ini").write_text("[pytest]\naddopts = -q\n")
+    (project / "pyproject.toml").write_text(
+        '[tool.pytest.ini_options]\ntooltape_cassette_dir = "elsewhere"\n'
+    )  # pytest.ini wins, as in pytest
+    write_cassette(project / "cassettes" / "imported" / "clean.json", clean_interaction())
+    run = cli("lint")
+    assert run.code == 0, run.out + run.err
+    assert "1 cassette in cassettes" in run.out
+
+
+def test_a_broken_pyproject_is_named(cli: Callable[..., Run], project: Path) -> None:
+    (project / "pyproject.toml").write_text("[tool.pytest.ini_options\n")
+    run = cli("lint")
+    assert run.code == 2
+    assert "pyproject.toml is not valid TOML" in run.err
