@@ -24,15 +24,8 @@ import vcr
 from tooltape import PromptResponse, Session
 from tooltape.adapters.openai import OpenAIAdapter
 from tooltape.cards import read_card
-from tooltape.testing.cassette import (
-    CassetteSource,
-    TooltapePersister,
-    TooltapeSerializer,
-    before_record_request,
-    before_record_response,
-    use_cassette_safely,
-)
-from tooltape.testing.matchers import make_body_matcher, path_matcher
+from tooltape.testing.cassette import CassetteSource, TooltapeSerializer, use_cassette_safely
+from tooltape.testing.recorder import configure_vcr
 
 HERE = Path(__file__).resolve().parent
 CARD = HERE / "orchestrator.md"
@@ -62,25 +55,16 @@ def evaluate(card_path: Path, client: openai.OpenAI) -> tuple[PromptResponse[Any
 
 
 def _recorder(record_mode: str, source: CassetteSource, provenance: str | None) -> Any:
-    recorder: Any = vcr.VCR(
-        record_mode=record_mode,
-        before_record_request=before_record_request,
-        before_record_response=before_record_response,
-        decode_compressed_response=True,
-        match_on=("method", "tooltape_path", "tooltape_body"),
+    return configure_vcr(
+        vcr.VCR(record_mode=record_mode), serializer=TooltapeSerializer(source, provenance)
     )
-    recorder.register_serializer("tooltape", TooltapeSerializer(source, provenance))
-    recorder.register_persister(TooltapePersister)
-    recorder.register_matcher("tooltape_body", make_body_matcher(name="tooltape_body"))
-    recorder.register_matcher("tooltape_path", path_matcher)
-    return recorder
 
 
 @contextmanager
 def replaying(cassette: Path = CASSETTE) -> Iterator[openai.OpenAI]:
     """A client whose requests are answered from ``cassette`` only (no key, no network)."""
     recorder = _recorder("none", "live", None)
-    with use_cassette_safely(recorder, cassette, serializer="tooltape") as played:
+    with use_cassette_safely(recorder, cassette) as played:
         yield openai.OpenAI(api_key=REPLAY_KEY, max_retries=0)
         if not played.all_played:
             raise StaleCassetteError(
@@ -100,7 +84,7 @@ def recording(
     """A client (the live API unless one is given) whose exchanges overwrite ``cassette``."""
     recorder = _recorder("all", source, provenance)
     cassette.unlink(missing_ok=True)
-    with use_cassette_safely(recorder, cassette, serializer="tooltape"):
+    with use_cassette_safely(recorder, cassette):
         yield client if client is not None else openai.OpenAI()
 
 

@@ -34,8 +34,6 @@ from tooltape.testing.cassette import (
     CassetteSecretError,
     CassetteSource,
     TooltapeSerializer,
-    before_record_request,
-    before_record_response,
     cassette_to_vcr,
     dump_cassette,
     find_secrets,
@@ -44,8 +42,9 @@ from tooltape.testing.cassette import (
 )
 from tooltape.testing.cassette._vcrpy import CassetteNotFoundError, request_from_dict
 from tooltape.testing.faults import provider_faults
-from tooltape.testing.matchers import make_body_matcher, path_matcher
+from tooltape.testing.matchers import make_body_matcher
 from tooltape.testing.missing import explain_cassette_failure
+from tooltape.testing.recorder import configure_vcr
 from tooltape.testing.snapshots import wire_snapshot
 
 __all__ = ["provider_faults", "wire_snapshot"]
@@ -211,12 +210,6 @@ def pytest_recording_configure(config: pytest.Config, vcr: Any) -> None:
     extra_paths = tuple(getattr(recorder.persister, "extra_paths", ()))
     recorder.cassette_library_dir = str(root / state.module)
     recorder.path_transformer = recorder.ensure_suffix(".json")
-    recorder.serializer = "json"
-    recorder.register_serializer("json", TooltapeSerializer())
-    recorder.register_persister(_PluginPersister(state, extra_paths))
-    recorder.before_record_request = before_record_request
-    recorder.before_record_response = before_record_response
-    recorder.decode_compressed_response = True
     volatile = (*cast("list[str]", config.getini("tooltape_volatile")), *state.volatile)
     body_matcher = make_body_matcher(volatile, name="tooltape_body")
 
@@ -228,9 +221,11 @@ def pytest_recording_configure(config: pytest.Config, vcr: Any) -> None:
         body_matcher(current, recorded)
 
     body_unless_imported.__name__ = "tooltape_body"  # vcrpy labels failures with it
-    recorder.register_matcher("tooltape_body", body_unless_imported)
-    recorder.register_matcher("tooltape_path", path_matcher)
-    recorder.match_on = ("method", "tooltape_path", "tooltape_body")
+    configure_vcr(
+        recorder,
+        persister=_PluginPersister(state, extra_paths),
+        body_matcher=body_unless_imported,
+    )
 
 
 @pytest.hookimpl(wrapper=True)

@@ -1,0 +1,60 @@
+"""Point any vcrpy ``VCR`` at tooltape: its cassette format, scrubbers and wire matchers.
+
+The pytest plugin calls :func:`configure_vcr` on pytest-recording's VCR; a
+script or another test runner calls it on its own::
+
+    recorder = configure_vcr(vcr.VCR(record_mode="none"))
+    with recorder.use_cassette("cassettes/checkout.json"):
+        ...
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from tooltape.testing.cassette import (
+    TooltapePersister,
+    TooltapeSerializer,
+    before_record_request,
+    before_record_response,
+)
+from tooltape.testing.matchers import make_body_matcher, path_matcher
+
+SERIALIZER = "tooltape"
+"""The name tooltape's serializer is registered under."""
+
+MATCH_ON = ("method", "tooltape_path", "tooltape_body")
+"""What a request must share with a recorded one to be answered by it."""
+
+
+def configure_vcr(
+    recorder: Any,
+    *,
+    volatile: Sequence[str] = (),
+    serializer: TooltapeSerializer | None = None,
+    persister: Any = TooltapePersister,
+    body_matcher: Callable[[Any, Any], None] | None = None,
+) -> Any:
+    """Configure ``recorder`` (a ``vcr.VCR``) in place and return it.
+
+    - cassettes are read and written as tooltape JSON by ``serializer`` (its
+      header says where recordings come from) and ``persister`` (atomic writes,
+      refused when a secret survives scrubbing);
+    - credentials are scrubbed from requests and responses before recording,
+      compressed bodies decoded;
+    - requests match on method, API path and a semantic JSON body comparison
+      that ignores the ``volatile`` fields (``metadata.run_id``), unless a
+      ``body_matcher`` replaces that comparison.
+    """
+    recorder.serializer = SERIALIZER
+    recorder.register_serializer(SERIALIZER, serializer or TooltapeSerializer())
+    recorder.register_persister(persister)
+    recorder.before_record_request = before_record_request
+    recorder.before_record_response = before_record_response
+    recorder.decode_compressed_response = True
+    matcher = body_matcher or make_body_matcher(volatile, name="tooltape_body")
+    recorder.register_matcher("tooltape_body", matcher)
+    recorder.register_matcher("tooltape_path", path_matcher)
+    recorder.match_on = MATCH_ON
+    return recorder
