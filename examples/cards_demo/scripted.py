@@ -33,7 +33,7 @@ REPORT = (
     "+\n"
     "+- Time: 2025-01-15T14:30:00Z\n"
     "+- Open issues: 42\n"
-    "+- Anthropic (New York): on track; the launch review is on Friday.\n"
+    "+- Atlas (New York): on track; the launch review is on Friday.\n"
 )
 
 
@@ -55,14 +55,14 @@ def script() -> list[LoopbackReply]:
         id="resp_demo_1",
         model=MODEL,
         output=[
-            call("ny_manager", {"message": "What is the status of the Anthropic project?"}, "c1"),
+            call("ny_manager", {"message": "What is the status of the Atlas project?"}, "c1"),
             call("clock__get_time", {}, "c2"),
             call("clock__set_time", {"value": "2025-01-01T00:00:00Z"}, "c3"),
             call("add_one", {"x": 41}, "c4"),
         ],
     )
     child = response_json(
-        "Anthropic is on track; the launch review is on Friday.", id="resp_demo_2", model=MODEL
+        "Atlas is on track; the launch review is on Friday.", id="resp_demo_2", model=MODEL
     )
     patch = response_json(
         id="resp_demo_3",
@@ -78,7 +78,7 @@ def script() -> list[LoopbackReply]:
         ],
     )
     final = response_json(
-        "Wrote status.md: at 14:30 UTC Anthropic (New York) is on track for Friday's launch "
+        "Wrote status.md: at 14:30 UTC Atlas (New York) is on track for Friday's launch "
         "review, and open issues are now 42.",
         id="resp_demo_4",
         model=MODEL,

@@ -71,10 +71,10 @@ def test_an_agent_card_without_message_gets_a_request_section(pmo: LoadedCard) -
 
     from tooltape.agents import AgentRequest
 
-    ny_text = ny.prompt.render(AgentRequest(message="Status of Anthropic?")).text
+    ny_text = ny.prompt.render(AgentRequest(message="Status of Atlas?")).text
     london_text = london.prompt.render(AgentRequest(message="Economics?")).text
 
-    assert ny_text.endswith("## 2. Request\n\nStatus of Anthropic?")
+    assert ny_text.endswith("## 2. Request\n\nStatus of Atlas?")
     assert london_text == (
         "## 1. Instructions\n\nYou manage the London projects. The question is: Economics?"
     )

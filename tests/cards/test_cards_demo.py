@@ -43,7 +43,7 @@ def test_the_demo_replays_offline_with_every_tool_source_under_the_hooks(
     with demo.replaying(demo.CASSETTE) as client:
         response, session = demo.evaluate(card, client)
 
-    assert response.text.startswith("Wrote status.md: at 14:30 UTC Anthropic (New York)")
+    assert response.text.startswith("Wrote status.md: at 14:30 UTC Atlas (New York)")
     assert [(e.source, e.name, e.result.success) for e in session.tool_invocations] == [
         ("agent", "ny_manager", True),
         ("mcp", "clock__get_time", True),
@@ -53,7 +53,7 @@ def test_the_demo_replays_offline_with_every_tool_source_under_the_hooks(
     ]
     events = {e.name: e for e in session.tool_invocations}
     assert events["ny_manager"].rendered_output == (
-        "Anthropic is on track; the launch review is on Friday."
+        "Atlas is on track; the launch review is on Friday."
     )
     assert events["clock__get_time"].rendered_output == "2025-01-15T14:30:00Z"
     assert events["add_one"].rendered_output == "42"
