@@ -97,6 +97,10 @@ def test_render_is_compact_json_with_none_left_out_at_every_level() -> None:
         ([1, 2, 3], [1, 2, 3]),
         (42, 42),
         (True, True),
+        ([None, {"k": None}], [None, {}]),  # list items stay, mapping keys go
+        ({"text": "null", "n": None}, {"text": "null"}),  # the word is data, not a null
+        ({"text": "null"}, {"text": "null"}),
+        (Link("null"), {"url": "null"}),
     ],
 )
 def test_render_of_plain_json_values(value: object, data: object) -> None:

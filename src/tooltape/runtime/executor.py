@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-import json
 import logging
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any, cast
+
+from pydantic_core import from_json
 
 from tooltape.prompt import (
     EventBus,
@@ -51,10 +52,10 @@ def parse_arguments(arguments: str | Mapping[str, Any]) -> ToolArgs:
     if isinstance(arguments, Mapping):
         return dict(arguments)
     try:
-        parsed: object = json.loads(arguments) if arguments.strip() else {}
-    except json.JSONDecodeError as exc:
+        parsed: object = from_json(arguments) if arguments.strip() else {}
+    except ValueError as exc:
         raise ArgumentsError(
-            f"Arguments are not valid JSON ({exc.msg} at position {exc.pos}); "
+            f"Arguments are not valid JSON ({exc}); "
             "send a JSON object matching the tool's parameters schema."
         ) from None
     if not isinstance(parsed, dict):

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
 from tooltape.prompt import ToolResult
@@ -60,22 +61,19 @@ def run_tool_with_hooks(
     the executor is what turns it into a failed ``ToolResult``.
     """
 
-    def call_at(index: int) -> ToolCallFn:
-        if index == len(hooks):
-            return ctx.original_tool_func
+    last = len(hooks)
+
+    def call_at(index: int, call_args: ToolArgs) -> ToolResult[Any]:
+        if index == last:
+            return ctx.original_tool_func(call_args)
         hook = hooks[index]
-        following = call_at(index + 1)
+        result = hook(ctx, call_args, partial(call_at, index + 1))
+        if not isinstance(result, ToolResult):
+            raise TypeError(
+                f"Tool hook {getattr(hook, '__qualname__', hook)!r} returned "
+                f"{type(result).__name__}; a hook must return a ToolResult "
+                "(usually the one call_next gave it)."
+            )
+        return result
 
-        def call(call_args: ToolArgs) -> ToolResult[Any]:
-            result = hook(ctx, call_args, following)
-            if not isinstance(result, ToolResult):
-                raise TypeError(
-                    f"Tool hook {getattr(hook, '__qualname__', hook)!r} returned "
-                    f"{type(result).__name__}; a hook must return a ToolResult "
-                    "(usually the one call_next gave it)."
-                )
-            return result
-
-        return call
-
-    return call_at(0)(args)
+    return call_at(0, args)
