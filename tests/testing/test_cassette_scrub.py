@@ -336,6 +336,48 @@ def test_an_inserted_key_never_survives_scrubbing(
 # --- vcrpy hooks ----------------------------------------------------------------------
 
 
+@settings(max_examples=200)
+@given(
+    tree=_json_trees,
+    key=_keys,
+    separator=_separators,
+    path=st.lists(st.integers(min_value=0, max_value=50), max_size=6),
+    ascii_only=st.booleans(),
+)
+def test_the_vcrpy_hooks_never_let_an_inserted_key_through(
+    tree: object, key: str, separator: str, path: list[int], ascii_only: bool
+) -> None:
+    # The hooks skip parsing bodies a literal search calls clean: that search
+    # must never miss what the full walk would have redacted.
+    raw = json.dumps(_insert(tree, separator + key, path), ensure_ascii=ascii_only).encode()
+    request = before_record_request(Request("POST", "https://api.example.test/v1/x", raw, {}))
+    assert key.encode() not in request.body
+    response = before_record_response(
+        {"status": {"code": 200, "message": "OK"}, "headers": {}, "body": {"string": raw}}
+    )
+    assert key.encode() not in response["body"]["string"]
+
+
+def test_a_key_spelled_with_json_escapes_is_still_redacted() -> None:
+    escaped = "\\u0073\\u006b" + OPENAI_KEY[2:]  # "sk-..." with s and k as \u escapes
+    raw = ('{"input": "' + escaped + '"}').encode()
+    assert json.loads(raw) == {"input": OPENAI_KEY}
+    request = before_record_request(Request("POST", "https://api.example.test/v1/x", raw, {}))
+    assert json.loads(request.body) == {"input": "sk-REDACTED"}
+    response = before_record_response(
+        {"status": {"code": 200, "message": "OK"}, "headers": {}, "body": {"string": raw}}
+    )
+    assert json.loads(response["body"]["string"]) == {"input": "sk-REDACTED"}
+    # the scanner sees through the escapes too, and the scrubbed body is clean
+    kept_as_text = Interaction(
+        RecordedRequest("POST", "https://api.example.test/v1/x", {}, TextBody(raw.decode())),
+        RecordedResponse(200, "OK", {}, EmptyBody()),
+    )
+    [finding] = find_secrets(_cassette(kept_as_text))
+    assert finding.location == "/interactions/0/request/body/text/input"
+    assert find_secrets(scrub_cassette(_cassette(kept_as_text))) == []
+
+
 def test_before_record_request_hook() -> None:
     body = json.dumps({"tools": [{"type": "mcp", "authorization": "tok"}]}).encode()
     request = Request(
@@ -354,6 +396,21 @@ def test_before_record_request_hook() -> None:
     assert before_record_request(scrubbed) is scrubbed  # idempotent
     clean = Request("GET", "https://api.example.test/v1/models", b"", {"accept": "*/*"})
     assert before_record_request(clean) is clean
+
+
+@pytest.mark.parametrize("note", ["nothing secret", f"leaked {OPENAI_KEY}"])
+def test_before_record_request_decodes_a_compressed_body_with_its_headers(note: str) -> None:
+    payload = json.dumps({"note": note}).encode()
+    request = Request(
+        "POST",
+        "https://api.example.test/v1/responses",
+        gzip.compress(payload),
+        {"Authorization": f"Bearer {OPENAI_KEY}", "Content-Encoding": "gzip"},
+    )
+    scrubbed = before_record_request(request)
+    assert "content-encoding" not in scrubbed.headers  # dropped only with the body decoded
+    assert json.loads(scrubbed.body) == {"note": note.replace(OPENAI_KEY, "sk-REDACTED")}
+    assert scrubbed.headers["authorization"] == "REDACTED"
 
 
 def test_before_record_response_hook_decodes_and_scrubs() -> None:
@@ -378,3 +435,18 @@ def test_before_record_response_hook_decodes_and_scrubs() -> None:
         "body": {"string": b'{"ok": true}'},
     }
     assert before_record_response(plain) is plain
+
+
+def test_the_response_hook_redacts_encrypted_content_and_skips_what_is_redacted() -> None:
+    def response(value: str) -> dict[str, Any]:
+        item = {"type": "reasoning", "encrypted_content": value}
+        return {
+            "status": {"code": 200, "message": "OK"},
+            "headers": {"content-type": ["application/json"]},
+            "body": {"string": json.dumps({"output": [item]}).encode()},
+        }
+
+    fresh = before_record_response(response("gAAAAABopaque"))
+    assert json.loads(fresh["body"]["string"])["output"][0]["encrypted_content"] == "REDACTED"
+    for already in (response("REDACTED"), response("")):
+        assert before_record_response(already) is already

@@ -6,6 +6,7 @@ cassette that still holds one), so both always agree.
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -17,6 +18,7 @@ __all__ = [
     "REDACTED",
     "SecretRule",
     "SECRET_RULES",
+    "escaped_json",
     "is_credential_header",
     "is_credential_param",
     "iter_secret_params",
@@ -192,6 +194,21 @@ def iter_secret_params(uri: str) -> Iterator[tuple[str, str]]:
         name, value = match.group(2), match.group(3)
         if value and value != REDACTED and is_credential_param(name):
             yield name, value
+
+
+def escaped_json(text: str) -> object | None:
+    """The JSON value ``text`` holds, when it is JSON with escapes; else ``None``.
+
+    A JSON escape can hide a key from a search over the text (``\\u0073k-...``
+    spells ``sk-...``; ``\\nsk-...`` puts a letter before it), so JSON text
+    kept as text is also searched, and scrubbed, as the value it decodes to.
+    """
+    if "\\" not in text or text.lstrip()[:1] not in ("{", "[", '"'):
+        return None
+    try:
+        return json.loads(text)
+    except ValueError:
+        return None
 
 
 def mask(value: str) -> str:

@@ -18,6 +18,7 @@ from tooltape.testing.cassette._model import (
 from tooltape.testing.cassette._patterns import (
     REDACTED,
     SECRET_RULES,
+    escaped_json,
     is_credential_header,
     iter_secret_params,
     mask,
@@ -49,6 +50,19 @@ def _scan_tree(tree: object, location: str) -> Iterator[SecretFinding]:
             yield from _scan_tree(item, pointer(location, index))
 
 
+def _scan_text_body(text: str, location: str) -> Iterator[SecretFinding]:
+    """Keys in the text, then those only its decoded JSON value shows (see ``escaped_json``)."""
+    seen: set[tuple[str, str]] = set()
+    for finding in find_secrets_in_text(text, location):
+        seen.add((finding.kind, finding.excerpt))
+        yield finding
+    decoded = escaped_json(text)
+    if decoded is not None:
+        for finding in _scan_tree(decoded, location):
+            if (finding.kind, finding.excerpt) not in seen:
+                yield finding
+
+
 def _scan_headers(headers: Headers, location: str) -> Iterator[SecretFinding]:
     for name, values in headers.items():
         for index, value in enumerate(values):
@@ -71,9 +85,12 @@ def _scan_body(body: Body, location: str) -> Iterator[SecretFinding]:
                     yield from find_secrets_in_text(value, pointer(at, field))
             for number, comment in enumerate(event.comments):
                 yield from find_secrets_in_text(comment, pointer(pointer(at, "comments"), number))
-            yield from _scan_tree(event.data, pointer(at, "data"))
+            if event.raw_data:
+                yield from _scan_text_body(str(event.data), pointer(at, "data"))
+            else:
+                yield from _scan_tree(event.data, pointer(at, "data"))
     elif isinstance(body, TextBody):
-        yield from find_secrets_in_text(body.text, pointer(location, "text"))
+        yield from _scan_text_body(body.text, pointer(location, "text"))
     elif isinstance(body, BinaryBody):
         yield from find_secrets_in_text(body.data.decode("latin-1"), pointer(location, "base64"))
 

@@ -7,6 +7,7 @@ and returns the very same objects when there is nothing to redact.
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Mapping
 from dataclasses import replace
@@ -30,12 +31,14 @@ from tooltape.testing.cassette._patterns import (
     ENCRYPTED_PLACEHOLDER,
     REDACTED,
     SECRET_RULES,
+    escaped_json,
     is_credential_header,
     redact_query,
 )
 
 __all__ = [
     "drop_credential_headers",
+    "might_need_scrubbing",
     "scrub_body",
     "scrub_cassette",
     "scrub_headers",
@@ -48,6 +51,31 @@ __all__ = [
 ]
 
 _ENCRYPTED_IN_TEXT = re.compile(r'("encrypted_content"\s*:\s*")((?:[^"\\]|\\.)*)(")')
+
+
+# A JSON \u escape can spell a needle the literal search would not see; an
+# encrypted_content value or an MCP tool spec's headers and authorization are
+# redacted by key, not by shape.
+_UNREDACTED_ENCRYPTED = re.compile(rb'"encrypted_content"\s*:\s*"(?!REDACTED"|")')
+_MCP_CREDENTIAL_KEYS = (b'"headers"', b'"authorization"')
+
+
+def might_need_scrubbing(raw: bytes) -> bool:
+    """``False`` only when scrubbing a body whose serialized bytes are ``raw`` changes nothing.
+
+    One literal search per secret shape over the whole body instead of a
+    walk over every string in it: most bodies hold no secret, and this is
+    what lets a replay skip parsing them.
+    """
+    if b"\\u" in raw or _UNREDACTED_ENCRYPTED.search(raw):
+        return True
+    if b'"mcp"' in raw and any(key in raw for key in _MCP_CREDENTIAL_KEYS):
+        return True
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError:
+        return True
+    return any(rule.might_match(text) for rule in SECRET_RULES)
 
 
 def _redact_encrypted(match: re.Match[str]) -> str:
@@ -64,6 +92,16 @@ def scrub_text(text: str) -> str:
     return scrubbed if scrubbed != text else text
 
 
+def _scrub_text_body(text: str) -> str:
+    """``scrub_text``, then (for JSON kept as text) the keys only its decoded value shows."""
+    scrubbed = scrub_text(text)
+    decoded = escaped_json(scrubbed)
+    if decoded is None:
+        return scrubbed
+    tree = scrub_tree(decoded)
+    return scrubbed if tree is decoded else json.dumps(tree, ensure_ascii=False)
+
+
 def scrub_uri(uri: str) -> str:
     """``uri`` with key-shaped strings and credential query parameters redacted."""
     scrubbed = redact_query(scrub_text(uri))
@@ -74,9 +112,17 @@ def scrub_headers(headers: Headers) -> Headers:
     """Credential headers' values replaced by ``"REDACTED"``; key-shaped strings elsewhere too."""
     changed = False
     result: dict[str, tuple[str, ...]] = {}
+    # One search over all values first: headers rarely hold a key-shaped string.
+    credential = {name for name in headers if is_credential_header(name)}
+    joined = "\n".join(
+        value for name, values in headers.items() if name not in credential for value in values
+    )
+    plain = scrub_text(joined) is joined
     for name, values in headers.items():
-        if is_credential_header(name):
+        if name in credential:
             new = tuple(REDACTED if value else value for value in values)
+        elif plain:
+            new = values
         else:
             new = tuple(scrub_text(value) for value in values)
         changed = changed or new != values
@@ -140,7 +186,7 @@ def scrub_tree(tree: object) -> object:
 
 
 def _scrub_event(event: SseEvent) -> SseEvent:
-    data = scrub_text(str(event.data)) if event.raw_data else scrub_tree(event.data)
+    data = _scrub_text_body(str(event.data)) if event.raw_data else scrub_tree(event.data)
     comments = tuple(scrub_text(comment) for comment in event.comments)
     raw = None if event.raw is None else scrub_text(event.raw)
     if data is event.data and comments == event.comments and raw == event.raw:
@@ -159,7 +205,7 @@ def scrub_body(body: Body) -> Body:
             return body
         return replace(body, events=events)
     if isinstance(body, TextBody):
-        text = scrub_text(body.text)
+        text = _scrub_text_body(body.text)
         return body if text is body.text else TextBody(text)
     if isinstance(body, (BinaryBody, EmptyBody)):
         return body
