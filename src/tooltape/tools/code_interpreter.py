@@ -134,14 +134,11 @@ class CodeInterpreterSection(HostedToolSection):
         name: str = "code_interpreter",
         enabled: bool | EnabledPredicate | None = None,
     ) -> None:
-        self._code_interpreter = code_interpreter_tool(config, name=name)
+        tool = code_interpreter_tool(config, name=name)
         super().__init__(
-            self._code_interpreter,
+            tool,
             title="Code Interpreter",
             key=key,
             template=_TEMPLATE,
             enabled=enabled,
         )
-
-    def hosted_tools(self) -> tuple[HostedTool[CodeInterpreterConfig], ...]:
-        return (self._code_interpreter,)

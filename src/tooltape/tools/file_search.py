@@ -193,10 +193,5 @@ class FileSearchSection(HostedToolSection):
         name: str = "file_search",
         enabled: bool | EnabledPredicate | None = None,
     ) -> None:
-        self._file_search = file_search_tool(config, name=name)
-        super().__init__(
-            self._file_search, title="File Search", key=key, template=_TEMPLATE, enabled=enabled
-        )
-
-    def hosted_tools(self) -> tuple[HostedTool[FileSearchConfig], ...]:
-        return (self._file_search,)
+        tool = file_search_tool(config, name=name)
+        super().__init__(tool, title="File Search", key=key, template=_TEMPLATE, enabled=enabled)

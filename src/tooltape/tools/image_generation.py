@@ -173,14 +173,11 @@ class ImageGenerationSection(HostedToolSection):
         name: str = "image_generation",
         enabled: bool | EnabledPredicate | None = None,
     ) -> None:
-        self._image_generation = image_generation_tool(config, name=name)
+        tool = image_generation_tool(config, name=name)
         super().__init__(
-            self._image_generation,
+            tool,
             title="Image Generation",
             key=key,
             template=_TEMPLATE,
             enabled=enabled,
         )
-
-    def hosted_tools(self) -> tuple[HostedTool[ImageGenerationConfig], ...]:
-        return (self._image_generation,)

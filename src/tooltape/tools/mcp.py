@@ -183,10 +183,7 @@ class HostedMcpSection(HostedToolSection):
         name: str = "mcp",
         enabled: bool | EnabledPredicate | None = None,
     ) -> None:
-        self._mcp = hosted_mcp_tool(config, name=name)
+        tool = hosted_mcp_tool(config, name=name)
         super().__init__(
-            self._mcp, title="Remote MCP Server", key=key, template=_TEMPLATE, enabled=enabled
+            tool, title="Remote MCP Server", key=key, template=_TEMPLATE, enabled=enabled
         )
-
-    def hosted_tools(self) -> tuple[HostedTool[HostedMcpConfig], ...]:
-        return (self._mcp,)

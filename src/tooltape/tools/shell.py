@@ -148,11 +148,8 @@ class ShellSection(HostedToolSection):
         name: str = "shell",
         enabled: bool | EnabledPredicate | None = None,
     ) -> None:
-        self._shell = shell_tool(config, name=name)
-        super().__init__(self._shell, title="Shell", key=key, template=_TEMPLATE, enabled=enabled)
-
-    def hosted_tools(self) -> tuple[HostedTool[ShellConfig], ...]:
-        return (self._shell,)
+        tool = shell_tool(config, name=name)
+        super().__init__(tool, title="Shell", key=key, template=_TEMPLATE, enabled=enabled)
 
 
 class ShellExecutor(Protocol):

@@ -177,10 +177,5 @@ class WebSearchSection(HostedToolSection):
         name: str = "web_search",
         enabled: bool | EnabledPredicate | None = None,
     ) -> None:
-        self._web_search = web_search_tool(config, name=name)
-        super().__init__(
-            self._web_search, title="Web Search", key=key, template=_TEMPLATE, enabled=enabled
-        )
-
-    def hosted_tools(self) -> tuple[HostedTool[WebSearchConfig], ...]:
-        return (self._web_search,)
+        tool = web_search_tool(config, name=name)
+        super().__init__(tool, title="Web Search", key=key, template=_TEMPLATE, enabled=enabled)
