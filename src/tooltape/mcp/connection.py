@@ -1,13 +1,14 @@
-"""One stdio MCP server process and the event-loop thread that talks to it.
+"""One MCP server connection (a stdio process or a streamable HTTP session) and its loop thread.
 
 The ``mcp`` client is async and its transport is a set of anyio task groups
 that must be entered and left by the same task. So one long-lived task owns
-the whole connection (spawn, handshake, tool listing, then waiting for the
-stop signal, then the SDK's bounded shutdown), on an event loop running in a
-dedicated daemon thread. Tool calls are separate coroutines submitted to
-that loop with ``asyncio.run_coroutine_threadsafe``: callers stay
-synchronous, and several threads may call at once (MCP multiplexes requests
-over one session).
+the whole connection (spawn or connect, handshake, tool listing, then
+waiting for the stop signal, then the SDK's bounded shutdown), on an event
+loop running in a dedicated daemon thread. Tool calls are separate
+coroutines submitted to that loop with ``asyncio.run_coroutine_threadsafe``:
+callers stay synchronous, and several threads may call at once (MCP
+multiplexes requests over one session). ``tooltape.mcp.transports`` opens
+the transport the endpoint asks for.
 """
 
 from __future__ import annotations
@@ -20,15 +21,17 @@ import threading
 from collections.abc import Mapping, Sequence
 from contextlib import AsyncExitStack
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO, cast
+
+from tooltape.mcp.endpoints import McpEndpoint, ServerCommand, ServerUrl
+from tooltape.mcp.transports import open_transport
 
 if TYPE_CHECKING:
     from mcp import Client
     from mcp.types import CallToolResult
     from mcp.types import Tool as RemoteTool
 
-__all__ = ["McpConnection", "McpServerError", "ServerCommand"]
+__all__ = ["McpConnection", "McpServerError", "ServerCommand", "ServerUrl"]
 
 _SHUTDOWN_TIMEOUT = 15.0
 _MAX_LIST_PAGES = 100
@@ -37,20 +40,6 @@ _STDERR_TAIL_BYTES = 2000
 
 class McpServerError(RuntimeError):
     """An MCP server could not be started, listed or reached."""
-
-
-@dataclass(frozen=True, slots=True)
-class ServerCommand:
-    """How to launch a stdio MCP server."""
-
-    command: str
-    args: tuple[str, ...] = ()
-    env: Mapping[str, str] | None = None
-    cwd: Path | None = None
-
-    def describe(self) -> str:
-        """The command line, for error messages."""
-        return " ".join([self.command, *self.args])
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,35 +53,42 @@ class _Running:
     loop: asyncio.AbstractEventLoop
     thread: threading.Thread
     stop: asyncio.Event
-    stderr: TextIO
+    stderr: TextIO | None
     ready: concurrent.futures.Future[_Started] = field(
         default_factory=lambda: concurrent.futures.Future[_Started]()
     )
     lifecycle: concurrent.futures.Future[None] | None = None
     client: Client | None = None
+    # The last HTTP error status (e.g. "401 Unauthorized"): the SDK's own
+    # errors do not say which, and it tells a wrong path from missing auth.
+    http_error: str | None = None
 
 
 class McpConnection:
-    """Starts a stdio MCP server, lists its tools, calls them, and stops it.
+    """Connects to an MCP server, lists its tools, calls them, and disconnects.
 
+    The endpoint picks the transport: a ``ServerCommand`` is spawned and
+    spoken to over stdio, a ``ServerUrl`` is reached over streamable HTTP.
     ``start()`` blocks until the server answered the handshake and listed its
-    tools (or raises ``McpServerError`` with the server's stderr tail);
-    ``close()`` always stops the process and the loop thread, and is
-    idempotent. The server's stderr goes to a temporary file, so its logs
-    do not interleave with the caller's output and remain readable through
-    ``stderr_tail()``.
+    tools (or raises ``McpServerError`` saying what to check, with a stdio
+    server's stderr tail); ``close()`` always stops the process, or ends the
+    HTTP session and closes the HTTP client, and the loop thread, and is
+    idempotent. A stdio server's stderr goes to a temporary file, so its
+    logs do not interleave with the caller's output and remain readable
+    through ``stderr_tail()``. Header values of a ``ServerUrl`` are kept out
+    of every error message.
     """
 
     def __init__(
         self,
         server_name: str,
-        command: ServerCommand,
+        endpoint: McpEndpoint,
         *,
         startup_timeout_sec: float = 30.0,
         call_timeout_sec: float = 60.0,
     ) -> None:
         self.server_name = server_name
-        self.command = command
+        self.endpoint = endpoint
         self.startup_timeout_sec = startup_timeout_sec
         self.call_timeout_sec = call_timeout_sec
         self._lock = threading.Lock()
@@ -101,14 +97,15 @@ class McpConnection:
 
     @property
     def started(self) -> bool:
-        """Whether a server process is (supposed to be) running."""
+        """Whether the server is (supposed to be) running and connected."""
         return self._running is not None
 
     def _label(self) -> str:
-        return f"MCP server {self.server_name!r} (command: {self.command.describe()})"
+        endpoint = self.endpoint
+        return f"MCP server {self.server_name!r} ({endpoint.kind}: {endpoint.describe()})"
 
     def start(self) -> tuple[tuple[RemoteTool, ...], str | None]:
-        """Spawn the server; return its tools (all pages) and its instructions."""
+        """Spawn or connect to the server; return its tools (all pages) and its instructions."""
         with self._lock:
             if self._running is not None:
                 raise McpServerError(f"{self._label()} is already started.")
@@ -116,11 +113,13 @@ class McpConnection:
             thread = threading.Thread(
                 target=loop.run_forever, name=f"tooltape-mcp-{self.server_name}", daemon=True
             )
-            # Closed by close(), which every start() failure path also runs.
-            stderr = cast(
-                "TextIO",
-                tempfile.TemporaryFile("w+", encoding="utf-8", errors="replace"),  # noqa: SIM115
-            )
+            stderr: TextIO | None = None
+            if isinstance(self.endpoint, ServerCommand):
+                # Closed by close(), which every start() failure path also runs.
+                stderr = cast(
+                    "TextIO",
+                    tempfile.TemporaryFile("w+", encoding="utf-8", errors="replace"),  # noqa: SIM115
+                )
             running = _Running(loop=loop, thread=thread, stop=asyncio.Event(), stderr=stderr)
             self._running = running
             thread.start()
@@ -133,14 +132,23 @@ class McpConnection:
                 return_when=concurrent.futures.FIRST_COMPLETED,
             )
         except BaseException:
-            # Interrupted (Ctrl-C) while waiting: the process must not outlive us.
+            # Interrupted (Ctrl-C) while waiting: the process or session must not outlive us.
             self.close()
             raise
         if running.ready.done() and running.ready.exception() is None:
             started = running.ready.result()
             return started.tools, started.instructions
-        problem = self._startup_problem(running)
+        problem = self.endpoint.scrub(self._startup_problem(running))
         self.close()
+        if isinstance(self.endpoint, ServerUrl):
+            if running.http_error is not None:
+                problem += f" (the server answered HTTP {running.http_error})"
+            raise McpServerError(
+                f"{self._label()} could not be reached: {problem}.\nCheck that the server is "
+                "running and listening at that address, that the path is its MCP endpoint "
+                "(often /mcp), that it speaks MCP over streamable HTTP, and that the headers "
+                "it needs (e.g. Authorization) are given."
+            )
         tail = self._last_stderr.strip()
         raise McpServerError(
             f"{self._label()} did not start: {problem}."
@@ -158,19 +166,17 @@ class McpConnection:
 
     async def _serve(self, running: _Running) -> None:
         from mcp import Client
-        from mcp.client.stdio import StdioServerParameters, stdio_client
 
-        command = self.command
-        parameters = StdioServerParameters(
-            command=command.command,
-            args=list(command.args),
-            env=dict(command.env) if command.env is not None else None,
-            cwd=command.cwd,
-        )
         try:
             async with AsyncExitStack() as stack:
                 async with asyncio.timeout(self.startup_timeout_sec):
-                    transport = stdio_client(parameters, errlog=running.stderr)
+                    transport = await open_transport(
+                        self.endpoint,
+                        stack,
+                        errlog=running.stderr,
+                        call_timeout_sec=self.call_timeout_sec,
+                        on_http_error=lambda status: setattr(running, "http_error", status),
+                    )
                     client = await stack.enter_async_context(Client(transport))
                     tools = await _list_all_tools(client)
                 running.client = client
@@ -202,23 +208,38 @@ class McpConnection:
                 f"{self._label()} did not answer a call of {name!r} within "
                 f"{self.call_timeout_sec:g} seconds."
             ) from None
+        except Exception as exc:
+            detail = _describe(exc)
+            scrubbed = self.endpoint.scrub(detail)
+            if scrubbed == detail:
+                raise
+            # The original error would carry a header value to the caller (and the model).
+            raise McpServerError(f"{self._label()}: {scrubbed}") from None
 
     def _exit_reason(self, running: _Running) -> str:
         assert running.lifecycle is not None
         error = running.lifecycle.exception() if not running.lifecycle.cancelled() else None
         tail = self.stderr_tail().strip().splitlines()
         detail = _describe(error) if error is not None else "the connection ended"
-        return detail + (f"; last stderr line: {tail[-1]}" if tail else "")
+        return self.endpoint.scrub(detail) + (f"; last stderr line: {tail[-1]}" if tail else "")
 
     def stderr_tail(self) -> str:
-        """The last part of what the server wrote to stderr (also after ``close()``)."""
+        """The last part of what a stdio server wrote to stderr (also after ``close()``).
+
+        Always empty for an HTTP server: its output is not ours to read.
+        """
         running = self._running
         if running is None:
             return self._last_stderr
         return _read_tail(running.stderr)
 
     def close(self) -> None:
-        """Stop the server (closing stdin, then escalating to kill) and the loop thread."""
+        """Disconnect, then stop the loop thread; idempotent.
+
+        A stdio server is stopped (stdin closed, escalating to kill); over
+        HTTP the session is ended (the SDK's DELETE) and the HTTP client's
+        connections are closed, also when the server no longer answers.
+        """
         with self._lock:
             running, self._running = self._running, None
         if running is None:
@@ -239,8 +260,9 @@ class McpConnection:
             if not running.thread.is_alive():
                 loop.close()
         finally:
-            self._last_stderr = _read_tail(running.stderr)
-            running.stderr.close()
+            if running.stderr is not None:
+                self._last_stderr = _read_tail(running.stderr)
+                running.stderr.close()
 
 
 async def _list_all_tools(client: Client) -> tuple[RemoteTool, ...]:
@@ -284,8 +306,10 @@ def _leaves(group: _Group) -> Sequence[BaseException]:
     return leaves
 
 
-def _read_tail(stream: TextIO) -> str:
+def _read_tail(stream: TextIO | None) -> str:
     # pread leaves the shared file offset alone: the server may still be writing.
+    if stream is None:
+        return ""
     try:
         fd = stream.fileno()
         size = os.fstat(fd).st_size

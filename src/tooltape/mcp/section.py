@@ -1,4 +1,4 @@
-"""``McpServerSection``: a section whose tools come from a stdio MCP server it owns."""
+"""``McpServerSection``: a section whose tools come from an MCP server, over stdio or HTTP."""
 
 from __future__ import annotations
 
@@ -8,7 +8,14 @@ from pathlib import Path
 from types import TracebackType
 from typing import Any, Self, cast
 
-from tooltape.mcp.connection import McpConnection, McpServerError, ServerCommand
+from tooltape.mcp.connection import McpConnection, McpServerError
+from tooltape.mcp.endpoints import (
+    McpEndpoint,
+    ServerCommand,
+    ServerUrl,
+    headers_problem,
+    url_problem,
+)
 from tooltape.mcp.tool import McpTool, mcp_tool
 from tooltape.prompt import PromptRenderError, PromptValidationError, Section
 from tooltape.prompt.naming import check_tool_name
@@ -33,15 +40,97 @@ def _strings(values: object, what: str, owner: str) -> tuple[str, ...]:
     return tuple(str(v) for v in items)
 
 
-class McpServerSection(Section[Any]):
-    """A section that runs a stdio MCP server and carries its tools.
+def _given(value: object) -> bool:
+    empty = isinstance(value, tuple | list) and not value
+    return value is not None and not empty
 
-    Use it as a context manager: ``with section:`` starts the server
-    (``command`` + ``args``; ``env`` is added to a minimal inherited
-    environment, as the ``mcp`` SDK does), lists its tools and keeps those
-    named in ``tools`` (all when ``None``); leaving the block stops the
-    process, also on errors. ``tools()`` is empty until then, and rendering
-    a prompt with a section that is not started raises ``PromptRenderError``.
+
+def _server_command(
+    owner: str,
+    command: object,
+    args: object,
+    env: Mapping[str, str] | None,
+    cwd: str | os.PathLike[str] | None,
+    headers: object,
+) -> ServerCommand:
+    if command is None:
+        raise PromptValidationError(
+            f"{owner}: give the server as command=... (tooltape starts it over stdio) or "
+            "url=... (an MCP server that already runs, over streamable HTTP)."
+        )
+    if not isinstance(command, str) or not command.strip():
+        raise PromptValidationError(f"{owner}: command must be a non-empty string.")
+    if headers is not None:
+        raise PromptValidationError(
+            f"{owner}: headers apply only to a server given by url; pass settings to a "
+            "command through env."
+        )
+    built = ServerCommand(
+        command=command,
+        args=_strings(args, "args", owner),
+        env=dict(env) if env is not None else None,
+        cwd=Path(cwd) if cwd is not None else None,
+    )
+    if env is not None and not all(
+        isinstance(k, str) and isinstance(v, str) for k, v in env.items()
+    ):
+        raise PromptValidationError(f"{owner}: env must map strings to strings.")
+    return built
+
+
+def _server_url(
+    owner: str,
+    url: object,
+    headers: object,
+    command: object,
+    args: object,
+    env: object,
+    cwd: object,
+) -> ServerUrl:
+    if command is not None:
+        raise PromptValidationError(
+            f"{owner}: give either command (a server tooltape starts over stdio) or url (one "
+            "that already runs, over streamable HTTP), not both."
+        )
+    given = [n for n, v in (("args", args), ("env", env), ("cwd", cwd)) if _given(v)]
+    if given:
+        raise PromptValidationError(
+            f"{owner}: {', '.join(given)} apply only to a server given by command; remove "
+            f"{'it' if len(given) == 1 else 'them'} (a url server is already running)."
+        )
+    problem = url_problem(url)
+    if problem is not None:
+        raise PromptValidationError(
+            f"{owner}: {problem}. Give the address of the server's MCP endpoint, e.g. "
+            "url='http://127.0.0.1:8000/mcp'."
+        )
+    if headers is not None:
+        problem = headers_problem(headers)
+        if problem is not None:
+            raise PromptValidationError(f"{owner}: {problem}; use {{'Name': 'value'}} strings.")
+    mapping = cast("Mapping[str, str] | None", headers)
+    return ServerUrl(str(url), dict(mapping) if mapping is not None else None)
+
+
+class McpServerSection(Section[Any]):
+    """A section that connects to an MCP server and carries its tools.
+
+    The server is given one of two ways (exactly one):
+
+    - ``command`` (+ ``args``, ``env``, ``cwd``): tooltape runs it as a
+      subprocess and speaks MCP over stdio; ``env`` is added to a minimal
+      inherited environment, as the ``mcp`` SDK does.
+    - ``url="http://127.0.0.1:8000/mcp"`` (+ ``headers``): a server that is
+      already running, reached over MCP's streamable HTTP transport;
+      ``headers`` (e.g. ``Authorization``) go with every request, and their
+      values never appear in reprs or error messages.
+
+    Use it as a context manager: ``with section:`` starts the server (or
+    opens the HTTP session), lists its tools and keeps those named in
+    ``tools`` (all when ``None``); leaving the block stops the process (or
+    ends the session and closes the HTTP client), also on errors.
+    ``tools()`` is empty until then, and rendering a prompt with a section
+    that is not started raises ``PromptRenderError``.
 
     Each tool is an ``McpTool`` named ``<name>__<tool>`` whose source is
     ``"mcp"`` and whose ``server_name`` is ``name``; its calls go through the
@@ -52,11 +141,13 @@ class McpServerSection(Section[Any]):
     def __init__(
         self,
         name: str,
-        command: str,
+        command: str | None = None,
         args: Sequence[str] = (),
         env: Mapping[str, str] | None = None,
         tools: Sequence[str] | None = None,
         *,
+        url: str | None = None,
+        headers: Mapping[str, str] | None = None,
         cwd: str | os.PathLike[str] | None = None,
         startup_timeout_sec: float = 30.0,
         call_timeout_sec: float = 60.0,
@@ -66,24 +157,17 @@ class McpServerSection(Section[Any]):
     ) -> None:
         check_tool_name(name, what="MCP server")
         owner = f"McpServerSection {name!r}"
-        if not isinstance(command, str) or not command.strip():
-            raise PromptValidationError(f"{owner}: command must be a non-empty string.")
         super().__init__(
             title=title if title is not None else f"MCP server {name}",
             key=key if key is not None else f"mcp-{name}"[:64],
             enabled=enabled,
         )
         self.name = name
-        self.command = ServerCommand(
-            command=command,
-            args=_strings(args, "args", owner),
-            env=dict(env) if env is not None else None,
-            cwd=Path(cwd) if cwd is not None else None,
-        )
-        if env is not None and not all(
-            isinstance(k, str) and isinstance(v, str) for k, v in env.items()
-        ):
-            raise PromptValidationError(f"{owner}: env must map strings to strings.")
+        self.endpoint: McpEndpoint
+        if url is None:
+            self.endpoint = _server_command(owner, command, args, env, cwd, headers)
+        else:
+            self.endpoint = _server_url(owner, url, headers, command, args, env, cwd)
         self.tool_filter = _strings(tools, "tools", owner) if tools is not None else None
         self.startup_timeout_sec = _positive(startup_timeout_sec, "startup_timeout_sec", owner)
         self.call_timeout_sec = _positive(call_timeout_sec, "call_timeout_sec", owner)
@@ -93,7 +177,21 @@ class McpServerSection(Section[Any]):
 
     def __repr__(self) -> str:
         state = "started" if self.started else "stopped"
-        return f"McpServerSection(name={self.name!r}, command={self.command.describe()!r}, {state})"
+        endpoint = self.endpoint
+        where = f"{endpoint.kind}={endpoint.describe()!r}"
+        if isinstance(endpoint, ServerUrl) and endpoint.headers:
+            where += f", headers={list(endpoint.header_names())!r}"
+        return f"McpServerSection(name={self.name!r}, {where}, {state})"
+
+    @property
+    def command(self) -> ServerCommand | None:
+        """How the stdio server is launched; ``None`` for a server given by ``url``."""
+        return self.endpoint if isinstance(self.endpoint, ServerCommand) else None
+
+    @property
+    def url(self) -> str | None:
+        """The streamable HTTP endpoint; ``None`` for a server given by ``command``."""
+        return self.endpoint.url if isinstance(self.endpoint, ServerUrl) else None
 
     @property
     def started(self) -> bool:
@@ -106,7 +204,7 @@ class McpServerSection(Section[Any]):
             raise McpServerError(f"MCP server {self.name!r} is already started.")
         connection = McpConnection(
             self.name,
-            self.command,
+            self.endpoint,
             startup_timeout_sec=self.startup_timeout_sec,
             call_timeout_sec=self.call_timeout_sec,
         )
@@ -125,9 +223,10 @@ class McpServerSection(Section[Any]):
         if self.tool_filter is not None:
             unknown = [name for name in self.tool_filter if name not in offered]
             if unknown:
+                endpoint = self.endpoint
                 raise McpServerError(
-                    f"MCP server {self.name!r} (command: {self.command.describe()}) has no tool "
-                    f"{', '.join(repr(n) for n in unknown)}; it offers "
+                    f"MCP server {self.name!r} ({endpoint.kind}: {endpoint.describe()}) has no "
+                    f"tool {', '.join(repr(n) for n in unknown)}; it offers "
                     f"{', '.join(sorted(offered)) or 'no tools'}. Fix the tools filter."
                 )
         wanted = [r for r in listed if self.tool_filter is None or r.name in self.tool_filter]
@@ -166,7 +265,8 @@ class McpServerSection(Section[Any]):
         return self._server_tools
 
     def stderr_tail(self) -> str:
-        """The end of what the server wrote to stderr (empty before the first start)."""
+        """The end of what a stdio server wrote to stderr (empty before the first start,
+        and always for a server given by ``url``)."""
         return self._connection.stderr_tail() if self._connection is not None else ""
 
     def render(self, params: Any, depth: int = 0, number: str = "1") -> str:
@@ -185,13 +285,18 @@ class McpServerSection(Section[Any]):
 
     def clone(self, **overrides: Any) -> Self:
         """A new, stopped section with the same configuration (some arguments replaced)."""
+        endpoint = self.endpoint
+        command = endpoint if isinstance(endpoint, ServerCommand) else None
+        remote = endpoint if isinstance(endpoint, ServerUrl) else None
         arguments: dict[str, Any] = {
             "name": self.name,
-            "command": self.command.command,
-            "args": self.command.args,
-            "env": self.command.env,
+            "command": command.command if command is not None else None,
+            "args": command.args if command is not None else (),
+            "env": command.env if command is not None else None,
             "tools": self.tool_filter,
-            "cwd": self.command.cwd,
+            "url": remote.url if remote is not None else None,
+            "headers": remote.headers if remote is not None else None,
+            "cwd": command.cwd if command is not None else None,
             "startup_timeout_sec": self.startup_timeout_sec,
             "call_timeout_sec": self.call_timeout_sec,
             "title": self.title,
