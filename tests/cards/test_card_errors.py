@@ -281,3 +281,91 @@ def test_an_agent_card_that_needs_other_params(tmp_path: Path) -> None:
 
     assert error.field == "agents[0]"
     assert "$topic" in str(error)
+
+
+@pytest.mark.parametrize(
+    ("entry", "field", "fragments"),
+    [
+        (
+            "{name: t, command: x, url: 'http://127.0.0.1:8000/mcp'}",
+            "mcp_servers[0].url",
+            ["both `command` and `url` are given", "not both"],
+        ),
+        (
+            "{name: t, url: 'ftp://127.0.0.1/mcp'}",
+            "mcp_servers[0].url",
+            ["scheme 'ftp'", "http:// or https://", "url: http://127.0.0.1:8000/mcp"],
+        ),
+        (
+            "{name: t, url: 'localhost:8000/mcp'}",
+            "mcp_servers[0].url",
+            ["http:// or https://"],
+        ),
+        (
+            "{name: t, url: 'http://127.0.0.1:8000/mcp', headers: [Authorization]}",
+            "mcp_servers[0].headers",
+            ["valid dictionary", "url: 'http://127.0.0.1:8000/mcp'"],
+        ),
+        (
+            "{name: t, url: 'http://127.0.0.1:8000/mcp', headers: {X-Key: 42}}",
+            "mcp_servers[0].headers.X-Key",
+            ["valid string"],
+        ),
+        (
+            "{name: t, url: 'http://127.0.0.1:8000/mcp', headers: {Bad Name: v}}",
+            "mcp_servers[0].headers",
+            ["'Bad Name' is not a valid HTTP header name", "Header-Name: value"],
+        ),
+        (
+            "{name: t, url: 'http://127.0.0.1:8000/mcp', args: [--port, '1']}",
+            "mcp_servers[0].args",
+            ["`args` does not apply to a server given by `url`", "remove it"],
+        ),
+        (
+            "{name: t, url: 'http://127.0.0.1:8000/mcp', cwd: tools}",
+            "mcp_servers[0].cwd",
+            ["`cwd` does not apply"],
+        ),
+        (
+            "{name: t, command: x, headers: {X-Key: secret-value-1}}",
+            "mcp_servers[0].headers",
+            ["applies only to a server given by `url`", "`env`"],
+        ),
+        (
+            "{name: t, tools: [a]}",
+            "mcp_servers[0].command",
+            ["Field required, unless the entry gives `url`", "url: http://"],
+        ),
+        (
+            "{name: t, url: 'http://127.0.0.1:8000/mcp', header: {A: b}}",
+            "mcp_servers[0].header",
+            ["is not a known field", "url, headers"],
+        ),
+    ],
+)
+def test_bad_mcp_server_entries_with_url(
+    tmp_path: Path, entry: str, field: str, fragments: list[str]
+) -> None:
+    error = load_error(card(tmp_path, f"name: a\nmcp_servers:\n  - {entry}"))
+
+    assert error.field == field
+    assert f"`{field}`" in str(error)
+    for fragment in fragments:
+        assert fragment in str(error)
+    assert "secret-value-1" not in str(error)
+
+
+def test_a_valid_url_entry_builds_a_stopped_http_section(tmp_path: Path) -> None:
+    loaded = read_card(
+        card(
+            tmp_path,
+            "name: a\nmcp_servers:\n"
+            "  - {name: docs, url: 'https://docs.example/mcp', headers: {X-Team: atlas}}",
+        )
+    )
+
+    (section,) = loaded.mcp_sections
+    assert section.url == "https://docs.example/mcp"
+    assert section.command is None
+    assert not section.started
+    assert "atlas" not in repr(section)

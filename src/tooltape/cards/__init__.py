@@ -16,8 +16,11 @@ folder::
     client_tools:                       # provider-defined, run locally
       - {kind: apply_patch, root: workspace}
       - {kind: local_shell, cwd: ., timeout_s: 30}
-    mcp_servers:                        # stdio servers; `python` = this interpreter
+    mcp_servers:                        # `command`: a stdio server tooltape starts
       - {name: time, command: python, args: [time_server.py], tools: [get_time]}
+      - name: docs                      # `url`: a running streamable HTTP server
+        url: http://127.0.0.1:8000/mcp
+        headers: {X-Project: atlas}     # sent with every request
     agents: [ny_manager.md]             # or {card: ..., name: ..., description: ...}
     max_parallel: 4                     # per agent tool
     child_timeout_sec: 120              # per agent call
@@ -25,8 +28,11 @@ folder::
     Get the project updates and include the current time.
 
 An agent card whose body does not use ``$message`` gets the caller's
-message appended as a "Request" section. MCP servers run in the card's
-folder unless ``cwd:`` says otherwise; local shell commands too.
+message appended as a "Request" section. MCP servers given by ``command``
+run in the card's folder unless ``cwd:`` says otherwise (``python`` is this
+interpreter); local shell commands too. A server given by ``url`` is not
+started, only connected to; ``command``/``args``/``env``/``cwd`` and
+``url``/``headers`` do not mix.
 
 ``load_card(path) -> Prompt``; ``read_card(path) -> LoadedCard`` also gives
 ``.model``, ``.mcp_sections`` and ``with card:`` to run the MCP servers.

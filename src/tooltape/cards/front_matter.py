@@ -43,12 +43,19 @@ _FORBID = ConfigDict(extra="forbid")
 @with_config(_FORBID)
 @dataclass(frozen=True, slots=True)
 class McpServerEntry:
-    """``mcp_servers[]``: a stdio MCP server (``command: python`` means this interpreter)."""
+    """``mcp_servers[]``: an MCP server, given by exactly one of ``command`` or ``url``.
+
+    ``command`` (with ``args``, ``env``, ``cwd``) is a stdio server tooltape
+    starts (``command: python`` means this interpreter); ``url`` (with
+    ``headers``) is a server that already runs, reached over streamable HTTP.
+    """
 
     name: StrictStr
-    command: StrictStr
+    command: StrictStr | None = None
     args: tuple[StrictStr, ...] = ()
     env: Mapping[StrictStr, StrictStr] | None = None
+    url: StrictStr | None = None
+    headers: Mapping[StrictStr, StrictStr] | None = None
     tools: tuple[StrictStr, ...] | None = None
     cwd: StrictStr | None = None
     startup_timeout_sec: Seconds = 30.0
@@ -126,7 +133,8 @@ FIXES: dict[str, str] = {
     "client_tools": "list entries like `- {kind: apply_patch, root: workspace}` or "
     "`- {kind: local_shell, cwd: ., timeout_s: 30}`.",
     "mcp_servers": "list entries like `- {name: time, command: python, args: [server.py], "
-    "tools: [get_time]}`.",
+    "tools: [get_time]}` (a server tooltape starts) or `- {name: docs, url: "
+    "'http://127.0.0.1:8000/mcp'}` (one that already runs).",
     "agents": "list card files like `- helper.md` or `- {card: helper.md, name: helper}`.",
     "max_parallel": "use a whole number greater than 0, e.g. `max_parallel: 4`.",
     "child_timeout_sec": "use seconds greater than 0, e.g. `child_timeout_sec: 120`.",

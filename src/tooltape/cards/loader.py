@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import os
-import sys
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -12,7 +11,8 @@ from typing import Any, Self
 
 from tooltape.agents import prompt_tool
 from tooltape.cards.errors import CardError
-from tooltape.cards.front_matter import FIXES, CardFrontMatter, McpServerEntry, parse_card
+from tooltape.cards.front_matter import FIXES, CardFrontMatter, parse_card
+from tooltape.cards.mcp_entries import build_mcp_section
 from tooltape.cards.tool_kinds import build_client_tool, build_hosted_tool
 from tooltape.mcp import McpServerSection, mcp_sections
 from tooltape.prompt import (
@@ -157,7 +157,7 @@ class _Loader:
             # An agent card's caller speaks through $message; without a
             # placeholder of its own, the request follows the instructions.
             sections.append(MarkdownSection(title="Request", key="request", template="$message"))
-        sections.extend(self._mcp_section(path, i, e) for i, e in enumerate(front.mcp_servers))
+        sections.extend(build_mcp_section(path, i, e) for i, e in enumerate(front.mcp_servers))
         try:
             prompt: Prompt[Any] = Prompt(
                 ns=CARD_NAMESPACE,
@@ -182,24 +182,6 @@ class _Loader:
             return check_hook(hook, owner=f"{path} {where}")
         except (ToolLoadError, PromptValidationError) as exc:
             raise _fail(path, where, exc, "tool_hooks") from exc
-
-    def _mcp_section(self, path: Path, index: int, entry: McpServerEntry) -> McpServerSection:
-        where = f"mcp_servers[{index}]"
-        cwd = path.parent if entry.cwd is None else path.parent / entry.cwd
-        command = sys.executable if entry.command == "python" else entry.command
-        try:
-            return McpServerSection(
-                entry.name,
-                command,
-                entry.args,
-                entry.env,
-                entry.tools,
-                cwd=cwd,
-                startup_timeout_sec=entry.startup_timeout_sec,
-                call_timeout_sec=entry.call_timeout_sec,
-            )
-        except PromptValidationError as exc:
-            raise _fail(path, where, exc, "mcp_servers") from exc
 
     def _agents(
         self, path: Path, front: CardFrontMatter

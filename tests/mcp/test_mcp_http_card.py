@@ -1,0 +1,111 @@
+"""A prompt card whose ``mcp_servers`` entry gives a ``url``: loaded, started and run over HTTP."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from mcp_helpers import FIXED_TIME, HttpServer, serving_http, unused_port
+
+from tooltape import InProcessEventBus, Session
+from tooltape.cards import read_card
+from tooltape.mcp import McpServerError, ServerUrl, running_servers
+from tooltape.runtime import ToolCall, ToolExecutor
+
+HOOKS = """
+BLOCKED = {("mcp", "web__add")}
+
+
+def guard(ctx, args, call_next):
+    from tooltape import ToolResult
+
+    if (ctx.tool_source, ctx.tool_name) in BLOCKED:
+        return ToolResult.error(f"blocked by policy: {ctx.tool_source} {ctx.tool_name}")
+    return call_next(args)
+"""
+
+
+class NamedAdapter:
+    name = "no-provider"
+
+    def evaluate(self, prompt: Any, /, *params: object, **options: Any) -> Any:
+        raise AssertionError("MCP tools never evaluate prompts")
+
+
+@pytest.fixture(scope="module")
+def server() -> Iterator[HttpServer]:
+    with serving_http() as running:
+        yield running
+
+
+def write_card(folder: Path, url: str) -> Path:
+    (folder / "hooks.py").write_text(HOOKS, encoding="utf-8")
+    path = folder / "web.md"
+    path.write_text(
+        "---\n"
+        "name: web_card\n"
+        "tool_hooks: [hooks.py:guard]\n"
+        "mcp_servers:\n"
+        "  - name: web\n"
+        f"    url: {url}\n"
+        "    headers: {X-Project: atlas-project}\n"
+        "    tools: [get_time, add, header]\n"
+        "    startup_timeout_sec: 10\n"
+        "---\n"
+        "Tell the time.\n",
+        encoding="utf-8",
+    )
+    return path
+
+
+def test_a_card_with_a_url_loads_starts_and_runs_its_tools(
+    server: HttpServer, tmp_path: Path
+) -> None:
+    card = read_card(write_card(tmp_path, server.url))
+    (section,) = card.mcp_sections
+
+    assert section.endpoint == ServerUrl(server.url, {"X-Project": "atlas-project"})
+    assert section.startup_timeout_sec == 10
+    assert section.tools() == ()
+    with card:
+        rendered = card.prompt.render()
+        bus = InProcessEventBus()
+        session = Session(bus)
+        executor = ToolExecutor(
+            prompt=card.prompt,
+            rendered=rendered,
+            adapter=NamedAdapter(),
+            session=session,
+            bus=bus,
+            hooks=card.prompt.tool_hooks,
+            provider="tests",
+        )
+        time = executor.execute(ToolCall("web__get_time", {}))
+        header = executor.execute(ToolCall("web__header", {"name": "X-Project"}))
+        added = executor.execute(ToolCall("web__add", {"a": 1}))
+
+    assert [t.name for t in rendered.tools] == ["web__get_time", "web__add", "web__header"]
+    assert time.render() == FIXED_TIME
+    assert header.render() == "atlas-project"
+    assert added.message == "blocked by policy: mcp web__add"
+    assert [(e.name, e.source) for e in session.tool_invocations] == [
+        ("web__get_time", "mcp"),
+        ("web__header", "mcp"),
+        ("web__add", "mcp"),
+    ]
+    assert not section.started
+
+
+def test_a_card_whose_server_is_not_running_fails_to_start_clearly(tmp_path: Path) -> None:
+    url = f"http://127.0.0.1:{unused_port()}/mcp"
+    card = read_card(write_card(tmp_path, url))
+
+    with pytest.raises(McpServerError) as caught, running_servers(card.prompt):
+        pass
+
+    message = str(caught.value)
+    assert f"MCP server 'web' (url: {url}) could not be reached" in message
+    assert "atlas-project" not in message
+    assert not card.mcp_sections[0].started
