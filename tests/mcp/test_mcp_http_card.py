@@ -10,7 +10,7 @@ import pytest
 from mcp_helpers import FIXED_TIME, HttpServer, serving_http, unused_port
 
 from tooltape import InProcessEventBus, Session
-from tooltape.cards import read_card
+from tooltape.cards import CardError, read_card
 from tooltape.mcp import McpServerError, ServerUrl, running_servers
 from tooltape.runtime import ToolCall, ToolExecutor
 
@@ -40,7 +40,7 @@ def server() -> Iterator[HttpServer]:
         yield running
 
 
-def write_card(folder: Path, url: str) -> Path:
+def write_card(folder: Path, url: str, headers: str = "{X-Project: atlas-project}") -> Path:
     (folder / "hooks.py").write_text(HOOKS, encoding="utf-8")
     path = folder / "web.md"
     path.write_text(
@@ -50,7 +50,7 @@ def write_card(folder: Path, url: str) -> Path:
         "mcp_servers:\n"
         "  - name: web\n"
         f"    url: {url}\n"
-        "    headers: {X-Project: atlas-project}\n"
+        f"    headers: {headers}\n"
         "    tools: [get_time, add, header]\n"
         "    startup_timeout_sec: 10\n"
         "---\n"
@@ -109,3 +109,39 @@ def test_a_card_whose_server_is_not_running_fails_to_start_clearly(tmp_path: Pat
     assert f"MCP server 'web' (url: {url}) could not be reached" in message
     assert "atlas-project" not in message
     assert not card.mcp_sections[0].started
+
+
+def test_header_values_are_read_from_the_environment(
+    server: HttpServer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("TOOLTAPE_TEST_PROJECT", "from-env")
+    card = read_card(write_card(tmp_path, server.url, '{X-Project: "p-${TOOLTAPE_TEST_PROJECT}"}'))
+    assert card.mcp_sections[0].endpoint == ServerUrl(server.url, {"X-Project": "p-from-env"})
+    with card:
+        rendered = card.prompt.render()
+        bus = InProcessEventBus()
+        executor = ToolExecutor(
+            prompt=card.prompt,
+            rendered=rendered,
+            adapter=NamedAdapter(),
+            session=Session(bus),
+            bus=bus,
+            provider="tests",
+        )
+        header = executor.execute(ToolCall("web__header", {"name": "X-Project"}))
+    assert header.render() == "p-from-env"
+
+
+def test_a_header_naming_an_unset_variable_is_a_card_error(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.delenv("TOOLTAPE_TEST_UNSET", raising=False)
+    path = write_card(
+        tmp_path, "http://127.0.0.1:9/mcp", '{Authorization: "Bearer ${TOOLTAPE_TEST_UNSET}"}'
+    )
+    with pytest.raises(CardError) as raised:
+        read_card(path)
+    message = str(raised.value)
+    assert "web.md" in message
+    assert "mcp_servers[0].headers.Authorization" in message
+    assert "TOOLTAPE_TEST_UNSET is not set" in message

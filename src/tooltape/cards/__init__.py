@@ -20,7 +20,7 @@ folder::
       - {name: time, command: python, args: [time_server.py], tools: [get_time]}
       - name: docs                      # `url`: a running streamable HTTP server
         url: http://127.0.0.1:8000/mcp
-        headers: {X-Project: atlas}     # sent with every request
+        headers: {Authorization: "Bearer ${DOCS_TOKEN}"}  # ${NAME}: from the environment
     agents: [ny_manager.md]             # or {card: ..., name: ..., description: ...}
     max_parallel: 4                     # per agent tool
     child_timeout_sec: 120              # per agent call

@@ -4,12 +4,17 @@ An entry gives its server one of two ways: ``command`` (with ``args``,
 ``env``, ``cwd``) for a stdio server tooltape starts in the card's folder,
 or ``url`` (with ``headers``) for a server that already runs and speaks
 streamable HTTP. Mixing the two is a ``CardError`` naming the field that
-does not belong. A header value is never part of an error message.
+does not belong. A header value is never part of an error message, and
+``${NAME}`` in one is read from the environment when the card is loaded, so
+a token need not be written into the card.
 """
 
 from __future__ import annotations
 
+import os
+import re
 import sys
+from collections.abc import Mapping
 from pathlib import Path
 
 from tooltape.cards.errors import CardError
@@ -24,6 +29,26 @@ _BOTH = (
     "keep `command` (with `args`, `env`, `cwd`) for a server tooltape starts, or `url` "
     "(with `headers`) for a server that already runs; not both."
 )
+
+
+_VARIABLE = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)\}")
+
+
+def _expand_headers(path: Path, where: str, headers: Mapping[str, str]) -> dict[str, str]:
+    """Header values with every ``${NAME}`` replaced by that environment variable."""
+    expanded: dict[str, str] = {}
+    for name, value in headers.items():
+        for variable in _VARIABLE.findall(value):
+            if variable not in os.environ:
+                raise CardError(
+                    path,
+                    f"{where}.headers.{name}",
+                    f"the environment variable {variable} is not set",
+                    f"set {variable} before loading the card (its value is sent as the "
+                    f"{name} header).",
+                )
+        expanded[name] = _VARIABLE.sub(lambda match: os.environ[match.group(1)], value)
+    return expanded
 
 
 def build_mcp_section(path: Path, index: int, entry: McpServerEntry) -> McpServerSection:
@@ -84,8 +109,9 @@ def _http_section(path: Path, where: str, entry: McpServerEntry) -> McpServerSec
             "write the full address of the server's MCP endpoint, e.g. "
             "`url: http://127.0.0.1:8000/mcp`.",
         )
-    if entry.headers is not None:
-        problem = headers_problem(entry.headers)
+    headers = None if entry.headers is None else _expand_headers(path, where, entry.headers)
+    if headers is not None:
+        problem = headers_problem(headers)
         if problem is not None:
             raise CardError(
                 path,
@@ -97,7 +123,7 @@ def _http_section(path: Path, where: str, entry: McpServerEntry) -> McpServerSec
         return McpServerSection(
             entry.name,
             url=entry.url,
-            headers=entry.headers,
+            headers=headers,
             tools=entry.tools,
             startup_timeout_sec=entry.startup_timeout_sec,
             call_timeout_sec=entry.call_timeout_sec,
