@@ -9,16 +9,56 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any
 
+from tooltape import InProcessEventBus, MarkdownSection, Prompt, Session
 from tooltape.mcp import McpServerSection
+from tooltape.runtime import ToolExecutor
 
 SERVER = Path(__file__).parent / "servers" / "demo_server.py"
 FIXED_TIME = "2024-05-01T12:00:00Z"
+
+
+class NamedAdapter:
+    """An adapter that only has a name: MCP tools never evaluate prompts."""
+
+    name = "no-provider"
+
+    def evaluate(self, prompt: Any, /, *params: object, **options: Any) -> Any:
+        raise AssertionError("MCP tools never evaluate prompts")
+
+
+def prompt_executor(prompt: Prompt[Any]) -> tuple[ToolExecutor, Session]:
+    """An executor for ``prompt`` (its own hooks) and the session that records its calls."""
+    bus = InProcessEventBus()
+    session = Session(bus)
+    executor = ToolExecutor(
+        prompt=prompt,
+        rendered=prompt.render(),
+        adapter=NamedAdapter(),
+        session=session,
+        bus=bus,
+        hooks=prompt.tool_hooks,
+        provider="tests",
+    )
+    return executor, session
+
+
+def executor_for(
+    section: McpServerSection, hooks: Sequence[Callable[..., Any]] = ()
+) -> tuple[ToolExecutor, Session]:
+    """An executor for a prompt made of one task section and ``section``, under ``hooks``."""
+    prompt: Prompt[Any] = Prompt(
+        ns="tests",
+        key="with-mcp",
+        sections=[MarkdownSection(title="Task", key="task", template="Use the tools."), section],
+        tool_hooks=hooks,
+    )
+    return prompt_executor(prompt)
 
 
 def demo_section(name: str = "demo", *args: str, **options: Any) -> McpServerSection:

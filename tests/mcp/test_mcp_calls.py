@@ -3,59 +3,25 @@
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from mcp_helpers import FIXED_TIME, demo_section
+from mcp_helpers import FIXED_TIME, demo_section, executor_for
 
 from tooltape import (
-    InProcessEventBus,
-    MarkdownSection,
-    Prompt,
-    Session,
     ToolInvoked,
     ToolResult,
 )
 from tooltape.mcp import McpCallResult, McpServerSection
-from tooltape.runtime import ToolCall, ToolExecutor
+from tooltape.runtime import ToolCall
 from tooltape.runtime.hooks import ToolHookContext
-
-
-class NamedAdapter:
-    name = "no-provider"
-
-    def evaluate(self, prompt: Any, /, *params: object, **options: Any) -> Any:
-        raise AssertionError("MCP tools never evaluate prompts")
 
 
 @pytest.fixture(scope="module")
 def demo() -> Iterator[McpServerSection]:
     with demo_section(tools=["get_time", "add", "fail", "nap"]) as section:
         yield section
-
-
-def executor_for(
-    section: McpServerSection, hooks: Sequence[Callable[..., Any]] = ()
-) -> tuple[ToolExecutor, Session]:
-    prompt = Prompt(
-        ns="tests",
-        key="with-mcp",
-        sections=[MarkdownSection(title="Task", key="task", template="Use the tools."), section],
-        tool_hooks=hooks,
-    )
-    bus = InProcessEventBus()
-    session = Session(bus)
-    executor = ToolExecutor(
-        prompt=prompt,
-        rendered=prompt.render(),
-        adapter=NamedAdapter(),
-        session=session,
-        bus=bus,
-        hooks=prompt.tool_hooks,
-        provider="tests",
-    )
-    return executor, session
 
 
 def test_a_call_returns_the_servers_text_and_publishes_an_mcp_invocation(

@@ -4,24 +4,22 @@ from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
 from mcp_helpers import (
     FIXED_TIME,
     HttpServer,
+    executor_for,
     open_connections_to,
     serving_http,
     unused_port,
 )
 
 from tooltape import (
-    InProcessEventBus,
-    MarkdownSection,
     Prompt,
     PromptValidationError,
-    Session,
     ToolResult,
 )
 from tooltape.mcp import (
@@ -32,17 +30,10 @@ from tooltape.mcp import (
     ServerUrl,
     running_servers,
 )
-from tooltape.runtime import ToolCall, ToolExecutor
+from tooltape.runtime import ToolCall
 from tooltape.runtime.hooks import ToolHookContext
 
 SECRET = "Bearer s3cret-token-4711"
-
-
-class NamedAdapter:
-    name = "no-provider"
-
-    def evaluate(self, prompt: Any, /, *params: object, **options: Any) -> Any:
-        raise AssertionError("MCP tools never evaluate prompts")
 
 
 @pytest.fixture(scope="module")
@@ -61,29 +52,6 @@ def web(server: HttpServer) -> Iterator[McpServerSection]:
     )
     with section:
         yield section
-
-
-def executor_for(
-    section: McpServerSection, hooks: Sequence[Callable[..., Any]] = ()
-) -> tuple[ToolExecutor, Session]:
-    prompt = Prompt(
-        ns="tests",
-        key="with-http-mcp",
-        sections=[MarkdownSection(title="Task", key="task", template="Use the tools."), section],
-        tool_hooks=hooks,
-    )
-    bus = InProcessEventBus()
-    session = Session(bus)
-    executor = ToolExecutor(
-        prompt=prompt,
-        rendered=prompt.render(),
-        adapter=NamedAdapter(),
-        session=session,
-        bus=bus,
-        hooks=prompt.tool_hooks,
-        provider="tests",
-    )
-    return executor, session
 
 
 def call(section: McpServerSection, remote_name: str, **arguments: Any) -> ToolResult[Any]:

@@ -4,15 +4,13 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 import pytest
-from mcp_helpers import FIXED_TIME, HttpServer, serving_http, unused_port
+from mcp_helpers import FIXED_TIME, HttpServer, prompt_executor, serving_http, unused_port
 
-from tooltape import InProcessEventBus, Session
 from tooltape.cards import CardError, read_card
 from tooltape.mcp import McpServerError, ServerUrl, running_servers
-from tooltape.runtime import ToolCall, ToolExecutor
+from tooltape.runtime import ToolCall
 
 HOOKS = """
 BLOCKED = {("mcp", "web__add")}
@@ -25,13 +23,6 @@ def guard(ctx, args, call_next):
         return ToolResult.error(f"blocked by policy: {ctx.tool_source} {ctx.tool_name}")
     return call_next(args)
 """
-
-
-class NamedAdapter:
-    name = "no-provider"
-
-    def evaluate(self, prompt: Any, /, *params: object, **options: Any) -> Any:
-        raise AssertionError("MCP tools never evaluate prompts")
 
 
 @pytest.fixture(scope="module")
@@ -71,17 +62,7 @@ def test_a_card_with_a_url_loads_starts_and_runs_its_tools(
     assert section.tools() == ()
     with card:
         rendered = card.prompt.render()
-        bus = InProcessEventBus()
-        session = Session(bus)
-        executor = ToolExecutor(
-            prompt=card.prompt,
-            rendered=rendered,
-            adapter=NamedAdapter(),
-            session=session,
-            bus=bus,
-            hooks=card.prompt.tool_hooks,
-            provider="tests",
-        )
+        executor, session = prompt_executor(card.prompt)
         time = executor.execute(ToolCall("web__get_time", {}))
         header = executor.execute(ToolCall("web__header", {"name": "X-Project"}))
         added = executor.execute(ToolCall("web__add", {"a": 1}))
@@ -118,16 +99,7 @@ def test_header_values_are_read_from_the_environment(
     card = read_card(write_card(tmp_path, server.url, '{X-Project: "p-${TOOLTAPE_TEST_PROJECT}"}'))
     assert card.mcp_sections[0].endpoint == ServerUrl(server.url, {"X-Project": "p-from-env"})
     with card:
-        rendered = card.prompt.render()
-        bus = InProcessEventBus()
-        executor = ToolExecutor(
-            prompt=card.prompt,
-            rendered=rendered,
-            adapter=NamedAdapter(),
-            session=Session(bus),
-            bus=bus,
-            provider="tests",
-        )
+        executor, _ = prompt_executor(card.prompt)
         header = executor.execute(ToolCall("web__header", {"name": "X-Project"}))
     assert header.render() == "p-from-env"
 
