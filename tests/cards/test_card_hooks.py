@@ -53,9 +53,7 @@ def pmo(tmp_path: Path) -> Iterator[LoadedCard]:
     # the card's relative path to the demo MCP server valid.
     cards = tmp_path / "cards" / "pmo_cards"
     shutil.copytree(HERE / "pmo_cards", cards)
-    servers = tmp_path / "mcp" / "servers"
-    servers.mkdir(parents=True)
-    shutil.copy(HERE.parent / "mcp" / "servers" / "demo_server.py", servers)
+    shutil.copytree(HERE.parent / "mcp" / "servers", tmp_path / "mcp" / "servers")
     with read_card(cards / "pmo.md") as card:
         yield card
 

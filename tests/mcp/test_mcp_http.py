@@ -112,7 +112,7 @@ def test_a_tool_error_is_a_failed_result(web: McpServerSection) -> None:
     result = executor.execute(ToolCall("web__fail", {}))
 
     assert not result.success
-    assert "the HTTP demo server refuses" in result.message
+    assert "the http-demo server refuses" in result.message
     assert "'fail' on server 'web'" in result.message
     assert session.tool_invocations[0].source == "mcp"
 

@@ -11,13 +11,9 @@ from __future__ import annotations
 import os
 import sys
 import time
-from typing import Annotated
 
 from mcp.server.mcpserver import MCPServer
-from mcp.server.mcpserver.exceptions import ToolError
-from pydantic import Field
-
-FIXED_TIME = "2024-05-01T12:00:00Z"
+from shared_tools import add_shared_tools
 
 instructions = None
 if "--instructions" in sys.argv:
@@ -25,26 +21,7 @@ if "--instructions" in sys.argv:
 
 server = MCPServer("demo", instructions=instructions)
 
-
-@server.tool()
-def get_time() -> str:
-    """Return the current time (always the same, for tests)."""
-    return FIXED_TIME
-
-
-@server.tool()
-def add(
-    a: Annotated[int, Field(description="The first addend.")],
-    b: Annotated[int, Field(description="The second addend.")] = 2,
-) -> int:
-    """Add two integers."""
-    return a + b
-
-
-@server.tool()
-def fail() -> str:
-    """Always fails."""
-    raise ToolError("the demo server refuses")
+add_shared_tools(server)
 
 
 @server.tool()

@@ -16,39 +16,17 @@ from __future__ import annotations
 
 import socket
 import sys
-from typing import Annotated, Any
+from typing import Any
 
 import anyio
 import mcp_types as types
 import uvicorn
 from mcp.server.mcpserver import Context, MCPServer
-from mcp.server.mcpserver.exceptions import ToolError
-from pydantic import Field
-
-FIXED_TIME = "2024-05-01T12:00:00Z"
+from shared_tools import add_shared_tools
 
 server = MCPServer("http-demo")
 
-
-@server.tool()
-def get_time() -> str:
-    """Return the current time (always the same, for tests)."""
-    return FIXED_TIME
-
-
-@server.tool()
-def add(
-    a: Annotated[int, Field(description="The first addend.")],
-    b: Annotated[int, Field(description="The second addend.")] = 2,
-) -> int:
-    """Add two integers."""
-    return a + b
-
-
-@server.tool()
-def fail() -> str:
-    """Always fails."""
-    raise ToolError("the HTTP demo server refuses")
+add_shared_tools(server)
 
 
 @server.tool()
