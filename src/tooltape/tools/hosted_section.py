@@ -35,9 +35,6 @@ class HostedToolSection(MarkdownSection[Any]):
         """The hosted tool this section carries."""
         return self._tool
 
-    def hosted_tools(self) -> tuple[HostedTool[Any], ...]:
-        return (self._tool,)
-
     def _constructor_arguments(self) -> dict[str, Any]:
         return {
             "config": self._tool.config,
