@@ -13,7 +13,7 @@ What is compared, per round, over the same set of real recordings:
   persister does per cassette: read the file, then ``deserialize``.
 
 Where the YAML comes from: the real recordings in
-``../shared/real-cassettes/openai-responses/*.yaml`` (the sources
+``tests/data/real-cassettes/openai-responses/*.yaml`` (the sources
 ``cassettes/imported/`` was imported from), loaded and written again with
 vcrpy's serializer. When that folder is absent, the YAML is generated from
 the imported cassettes themselves.
@@ -48,7 +48,7 @@ from tooltape.testing.cassette import (
 )
 
 IMPORTED = REPO / "cassettes" / "imported"
-REAL_YAML = REPO.parent / "shared" / "real-cassettes" / "openai-responses"
+REAL_YAML = REPO / "tests" / "data" / "real-cassettes" / "openai-responses"
 MAX_RATIO = 0.2
 
 

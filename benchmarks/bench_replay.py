@@ -13,7 +13,7 @@ What is compared, per test, over the same N tests (the six hosted kinds of
   runs once; afterwards every recorded interaction must have been played
   (the plugin's stale-cassette check).
 - baseline (respx): the same evaluation on
-  ``tooltape.testing.faults.ProviderFaults`` (a respx router on an httpx2
+  ``tooltape.testing.provider.faults.ProviderFaults`` (a respx router on an httpx2
   mock transport), freshly built per test as the ``provider_faults`` fixture
   does, scripted with the very response body the cassette holds, and checked
   for unused replies afterwards.
@@ -48,8 +48,8 @@ from tooltape import Prompt, PromptResponse, Section
 from tooltape.adapters.openai import OpenAIAdapter
 from tooltape.testing import plugin
 from tooltape.testing.cassette import JsonBody, cassette_to_vcr, load_cassette
-from tooltape.testing.faults import ProviderFaults
 from tooltape.testing.kinds import canonical_tools
+from tooltape.testing.provider.faults import ProviderFaults
 
 MODULE = "test_recorded_contracts"
 CASSETTES = REPO / "cassettes" / MODULE

@@ -24,8 +24,9 @@ import vcr
 from tooltape import PromptResponse, Session
 from tooltape.adapters.openai import OpenAIAdapter
 from tooltape.cards import read_card
-from tooltape.testing.cassette import CassetteSource, TooltapeSerializer, use_cassette_safely
-from tooltape.testing.recorder import configure_vcr
+from tooltape.testing.cassette import CassetteSource
+from tooltape.testing.vcr import TooltapeSerializer, use_cassette_safely
+from tooltape.testing.vcr.recorder import configure_vcr
 
 HERE = Path(__file__).resolve().parent
 CARD = HERE / "orchestrator.md"

@@ -20,8 +20,8 @@ from typing import Any
 
 import openai
 
-from tooltape.testing.faults import response_json
-from tooltape.testing.loopback import LoopbackProvider, LoopbackReply
+from tooltape.testing.provider.faults import response_json
+from tooltape.testing.provider.loopback import LoopbackProvider, LoopbackReply
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 

@@ -22,7 +22,7 @@ from tooltape.tools.image_generation import ImageGenerationResult, image_generat
 from tooltape.tools.mcp import HostedMcpConfig, HostedMcpResult, hosted_mcp_tool
 from tooltape.tools.web_search import WebSearchResult, web_search_tool
 
-RECORDINGS = Path(__file__).resolve().parents[3] / "shared" / "real-cassettes" / "openai-responses"
+RECORDINGS = Path(__file__).resolve().parents[1] / "data" / "real-cassettes" / "openai-responses"
 PNG = b"\x89PNG\r\n\x1a\n"
 JPEG = b"\xff\xd8\xff"
 
@@ -56,8 +56,6 @@ def _completed_from_sse(stream: str) -> dict[str, Any]:
 def responses(name: str) -> list[dict[str, Any]]:
     """Every Responses API body in a recording (SSE bodies: the completed response)."""
     path = RECORDINGS / name
-    if not path.exists():
-        pytest.skip(f"real recordings not found at {RECORDINGS}")
     with path.open() as stream:
         cassette = yaml.load(stream, Loader=yaml.CSafeLoader)
     bodies: list[dict[str, Any]] = []

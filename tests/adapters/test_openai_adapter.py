@@ -1,7 +1,7 @@
 """OpenAIAdapter: request bodies the SDK accepts, and the tool loop over a scripted transport.
 
 The transport is a respx router behind ``httpx2.MockTransport``
-(``tooltape.testing.faults.ProviderFaults``): the SDK runs for real, only the
+(``tooltape.testing.provider.faults.ProviderFaults``): the SDK runs for real, only the
 provider is scripted. Response bodies here are synthetic and minimal.
 """
 
@@ -32,8 +32,8 @@ from tooltape.adapters.openai import OpenAIAdapter
 from tooltape.adapters.openai.codecs.registry import default_hosted_tool_codecs
 from tooltape.adapters.openai.native_tools import OpenAIWebSearchSection
 from tooltape.runtime.hooks import ToolHookContext
-from tooltape.testing.faults import ProviderFaults
 from tooltape.testing.kinds import canonical_tools
+from tooltape.testing.provider.faults import ProviderFaults
 from tooltape.tools.apply_patch import apply_patch_tool
 from tooltape.tools.web_search import WebSearchSection
 

@@ -4,22 +4,14 @@ from __future__ import annotations
 
 import io
 import json
-import os
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import pytest
-
 REPO = Path(__file__).resolve().parents[2]
-REAL = Path(
-    os.environ.get(
-        "TOOLTAPE_REAL_CASSETTES",
-        Path(__file__).resolve().parents[3] / "shared" / "real-cassettes" / "openai-responses",
-    )
-)
+# Real recordings of the live API, copied verbatim from a public project (see PROVENANCE.md).
+REAL = Path(__file__).resolve().parents[1] / "data" / "real-cassettes" / "openai-responses"
 REAL_FILES = sorted(REAL.glob("*.yaml"))
-needs_real = pytest.mark.skipif(not REAL_FILES, reason=f"real cassettes not found at {REAL}")
 
 SYNTHETIC = "synthetic: written by tests/cli to exercise the tooltape CLI; not a real recording"
 

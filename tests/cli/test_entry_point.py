@@ -8,7 +8,6 @@ import subprocess
 import sys
 from pathlib import Path
 
-import pytest
 from cli_helpers import REPO
 
 
@@ -35,8 +34,7 @@ def test_python_m_tooltape_cli_usage_error() -> None:
 
 def test_the_console_script_is_installed() -> None:
     script = shutil.which("tooltape", path=str(Path(sys.executable).parent))
-    if script is None:
-        pytest.skip("the tooltape console script is not installed next to this Python")
+    assert script is not None, "pip install -e . puts the tooltape script next to this Python"
     done = _run(script, "lint")
     assert done.returncode == 0, done.stdout + done.stderr
     assert "no findings" in done.stdout

@@ -8,11 +8,9 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from cli_helpers import REAL_FILES, Run, needs_real
+from cli_helpers import REAL_FILES, Run
 
 from tooltape.testing.cassette import dump_cassette, import_cassette, load_cassette
-
-pytestmark = needs_real
 
 
 def _digests() -> dict[Path, str]:

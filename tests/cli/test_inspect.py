@@ -15,12 +15,11 @@ from cli_helpers import (
     Run,
     clean_interaction,
     interaction,
-    needs_real,
     write_cassette,
 )
 
 from tooltape.adapters.openai.codecs.registry import default_hosted_tool_codecs
-from tooltape.testing.inspection import inspect_path
+from tooltape.testing.recorded.inspection import inspect_path
 
 # Call item types of the hosted kinds DESIGN.md lists, and the kind each belongs to.
 CALL_ITEMS = {
@@ -45,7 +44,12 @@ INTERACTION_KEYS = {
 }
 CALL_KEYS = {"kind", "item_type", "id", "status", "success", "output"}
 IDS = [path.name for path in REAL_FILES]
-WITHOUT_HOSTED_CALLS = {"model_simple_response_with_tool_call.yaml", "model_http_error.yaml"}
+WITHOUT_HOSTED_CALLS = {
+    "model_simple_response_with_tool_call.yaml",
+    "model_http_error.yaml",
+    "background_mode_with_tool.yaml",
+    "compact_stateful_mode.yaml",
+}
 
 
 def _sse_items(text: str) -> list[dict[str, Any]]:
@@ -90,7 +94,6 @@ def test_the_registry_covers_the_design_call_items() -> None:
     assert CALL_ITEMS.items() <= registered.items()
 
 
-@needs_real
 @pytest.mark.parametrize("path", REAL_FILES, ids=IDS)
 def test_json_lists_every_hosted_call_with_a_typed_output(
     path: Path, cli: Callable[..., Run]
@@ -121,7 +124,6 @@ def test_json_lists_every_hosted_call_with_a_typed_output(
     assert has_calls == (path.name not in WITHOUT_HOSTED_CALLS)
 
 
-@needs_real
 @pytest.mark.parametrize("path", REAL_FILES, ids=IDS)
 def test_json_is_what_inspect_path_builds(path: Path, cli: Callable[..., Run]) -> None:
     run = cli("inspect", str(path), "--json")
@@ -130,7 +132,6 @@ def test_json_is_what_inspect_path_builds(path: Path, cli: Callable[..., Run]) -
     )
 
 
-@needs_real
 def test_streamed_and_error_interactions(cli: Callable[..., Run]) -> None:
     by_name = {path.name: path for path in REAL_FILES}
     stream_path = by_name["model_web_search_tool_stream.yaml"]
@@ -146,7 +147,6 @@ def test_streamed_and_error_interactions(cli: Callable[..., Run]) -> None:
     assert entry["calls"] == [] and entry["hosted_outputs"] == {}
 
 
-@needs_real
 @pytest.mark.parametrize("path", REAL_FILES, ids=IDS)
 def test_human_form_names_every_call(path: Path, cli: Callable[..., Run]) -> None:
     run = cli("inspect", str(path))
@@ -160,7 +160,6 @@ def test_human_form_names_every_call(path: Path, cli: Callable[..., Run]) -> Non
         assert key not in run.out  # short summaries, not the output JSON
 
 
-@needs_real
 def test_human_summaries_say_what_each_call_did(cli: Callable[..., Run]) -> None:
     by_name = {path.name: path for path in REAL_FILES}
 

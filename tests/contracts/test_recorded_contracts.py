@@ -20,7 +20,7 @@ from tooltape import Prompt, Section, Session
 from tooltape.adapters.openai import OpenAIAdapter
 from tooltape.testing.cassette import JsonBody, load_cassette
 from tooltape.testing.kinds import canonical_tools
-from tooltape.testing.loopback import LoopbackProvider, LoopbackReply
+from tooltape.testing.provider.loopback import LoopbackProvider, LoopbackReply
 
 REPO = Path(__file__).resolve().parents[2]
 

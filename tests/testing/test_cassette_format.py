@@ -38,14 +38,9 @@ from tooltape.testing.cassette import (
     save_cassette,
 )
 
-REAL = Path(
-    os.environ.get(
-        "TOOLTAPE_REAL_CASSETTES",
-        Path(__file__).resolve().parents[3] / "shared" / "real-cassettes" / "openai-responses",
-    )
-)
+# Real recordings of the live API, copied verbatim from a public project (see PROVENANCE.md).
+REAL = Path(__file__).resolve().parents[1] / "data" / "real-cassettes" / "openai-responses"
 REAL_FILES = sorted(REAL.glob("*.yaml"))
-needs_real = pytest.mark.skipif(not REAL_FILES, reason=f"real cassettes not found at {REAL}")
 
 HEADER = CassetteHeader("0.1.0", "synthetic", "synthetic: written by test_cassette_format")
 
@@ -197,7 +192,6 @@ def test_failed_write_keeps_the_old_file(tmp_path: Path, monkeypatch: pytest.Mon
     assert [p.name for p in tmp_path.iterdir()] == ["test_x.json"]
 
 
-@needs_real
 @pytest.mark.parametrize("path", REAL_FILES, ids=[p.name for p in REAL_FILES])
 def test_reads_real_vcrpy_yaml(path: Path) -> None:
     with path.open(encoding="utf-8") as handle:
@@ -220,7 +214,6 @@ def test_reads_real_vcrpy_yaml(path: Path) -> None:
     assert parse_cassette(dump_cassette(cassette)) == cassette
 
 
-@needs_real
 def test_real_request_bodies_that_are_not_json() -> None:
     cassette = load_cassette(REAL / "model_file_search_tool.yaml")
     upload, *_, delete_store = cassette.interactions
@@ -448,7 +441,6 @@ def _best_of(runs: int, action: Callable[[], object]) -> float:
     return min(timings)
 
 
-@needs_real
 def test_loading_is_at_least_five_times_faster_than_vcrpy_yaml() -> None:
     interactions = tuple(
         interaction for path in REAL_FILES for interaction in load_cassette(path).interactions

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import hashlib
-import os
 import re
 import shutil
 from pathlib import Path
@@ -21,14 +20,9 @@ from tooltape.testing.cassette import (
     save_cassette,
 )
 
-REAL = Path(
-    os.environ.get(
-        "TOOLTAPE_REAL_CASSETTES",
-        Path(__file__).resolve().parents[3] / "shared" / "real-cassettes" / "openai-responses",
-    )
-)
+# Real recordings of the live API, copied verbatim from a public project (see PROVENANCE.md).
+REAL = Path(__file__).resolve().parents[1] / "data" / "real-cassettes" / "openai-responses"
 REAL_FILES = sorted(REAL.glob("*.yaml"))
-pytestmark = pytest.mark.skipif(not REAL_FILES, reason=f"real cassettes not found at {REAL}")
 IDS = [path.name for path in REAL_FILES]
 REDACTED_AT = re.compile(r"(/encrypted_content|/tools/\d+/headers/[^/]+|/tools/\d+/authorization)$")
 

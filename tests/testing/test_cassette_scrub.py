@@ -23,8 +23,6 @@ from tooltape.testing.cassette import (
     SseBody,
     SseEvent,
     TextBody,
-    before_record_request,
-    before_record_response,
     find_secrets,
     is_credential_header,
     parse_sse,
@@ -32,6 +30,7 @@ from tooltape.testing.cassette import (
     scrub_interaction,
     scrub_tree,
 )
+from tooltape.testing.vcr import before_record_request, before_record_response
 
 OPENAI_KEY = "sk-proj-" + "Ab3dEf6hIj9kLm2nOp5qRs8tUv1wXy4z" * 2
 GITHUB_TOKEN = "ghp_" + "A1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q7r8"

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import os
 from pathlib import Path
 
 import pytest
@@ -26,14 +25,9 @@ from tooltape.testing.cassette import (
     parse_sse,
 )
 
-REAL = Path(
-    os.environ.get(
-        "TOOLTAPE_REAL_CASSETTES",
-        Path(__file__).resolve().parents[3] / "shared" / "real-cassettes" / "openai-responses",
-    )
-)
+# Real recordings of the live API, copied verbatim from a public project (see PROVENANCE.md).
+REAL = Path(__file__).resolve().parents[1] / "data" / "real-cassettes" / "openai-responses"
 STREAM = REAL / "model_web_search_tool_stream.yaml"
-needs_real = pytest.mark.skipif(not STREAM.is_file(), reason=f"real cassettes not found at {REAL}")
 
 
 def _original_stream() -> str:
@@ -42,7 +36,6 @@ def _original_stream() -> str:
     return data["interactions"][0]["response"]["body"]["string"]
 
 
-@needs_real
 def test_real_stream_replays_byte_for_byte() -> None:
     original = _original_stream()
     body = parse_sse(original)
@@ -56,7 +49,6 @@ def test_real_stream_replays_byte_for_byte() -> None:
     assert body.events[-1].event == "response.completed"
 
 
-@needs_real
 def test_real_stream_survives_the_cassette_file() -> None:
     cassette = load_cassette(STREAM)
     reread = parse_cassette(dump_cassette(cassette))

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import gzip
 import json
-import os
 import shutil
 import threading
 from collections.abc import Iterator
@@ -23,25 +22,22 @@ from tooltape.testing.cassette import (
     BinaryBody,
     CassetteError,
     CassetteSecretError,
-    CombinedTooltapePersister,
     JsonBody,
     SseBody,
     TextBody,
+    load_cassette,
+)
+from tooltape.testing.vcr import (
+    CombinedTooltapePersister,
     TooltapePersister,
     TooltapeSerializer,
     before_record_request,
     before_record_response,
-    load_cassette,
     use_cassette_safely,
 )
 
-REAL = Path(
-    os.environ.get(
-        "TOOLTAPE_REAL_CASSETTES",
-        Path(__file__).resolve().parents[3] / "shared" / "real-cassettes" / "openai-responses",
-    )
-)
-needs_real = pytest.mark.skipif(not REAL.is_dir(), reason=f"real cassettes not found at {REAL}")
+# Real recordings of the live API, copied verbatim from a public project (see PROVENANCE.md).
+REAL = Path(__file__).resolve().parents[1] / "data" / "real-cassettes" / "openai-responses"
 
 API_KEY = "sk-proj-" + "q1W2e3R4t5Y6u7I8o9P0a1S2d3F4g5H6" * 2
 STREAM = (
@@ -240,7 +236,6 @@ def test_with_hooks_the_same_response_is_recorded_scrubbed(server: Server, tmp_p
     assert body == JsonBody({"id": "resp_4", "echo": "your key is sk-REDACTED"})
 
 
-@needs_real
 def test_plain_vcrpy_yaml_cassettes_replay_through_the_persister(tmp_path: Path) -> None:
     path = tmp_path / "test_http_error.yaml"
     shutil.copy(REAL / "model_http_error.yaml", path)
@@ -284,7 +279,6 @@ def test_a_corrupt_cassette_is_an_error_not_a_rerecording(tmp_path: Path) -> Non
     assert path.read_text("utf-8").endswith('"interactions": [')
 
 
-@needs_real
 def test_serializer_reads_both_formats_for_vcrpy() -> None:
     serializer = TooltapeSerializer()
     text = (REAL / "model_simple_response_with_tool_call.yaml").read_text(encoding="utf-8")

@@ -19,7 +19,7 @@ import respx
 import vcr
 
 from tooltape import MarkdownSection, Prompt, PromptEvaluationError
-from tooltape.testing.faults import (
+from tooltape.testing.provider.faults import (
     PLACEHOLDER_API_KEY,
     ProviderFaults,
     Reply,
@@ -31,7 +31,7 @@ from tooltape.testing.faults import (
     server_error,
     truncated_sse,
 )
-from tooltape.testing.faults import (
+from tooltape.testing.provider.faults import (
     provider_faults as provider_faults,  # the fixture under test
 )
 
@@ -391,7 +391,9 @@ _PLUGIN_ARGS: tuple[str, ...] = (
 
 @pytest.fixture
 def fault_project(pytester: pytest.Pytester) -> Iterator[pytest.Pytester]:
-    pytester.makeconftest("from tooltape.testing.faults import provider_faults  # noqa: F401\n")
+    pytester.makeconftest(
+        "from tooltape.testing.provider.faults import provider_faults  # noqa: F401\n"
+    )
     pytester.makepyfile(
         test_uses_faults="""
         def test_leaves_a_reply(provider_faults):

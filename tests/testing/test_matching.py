@@ -16,7 +16,6 @@ from hypothesis import strategies as st
 from vcr.errors import CannotOverwriteExistingCassetteException
 from vcr.request import Request
 
-from tooltape.testing.matchers import make_body_matcher, path_matcher
 from tooltape.testing.matching import (
     DEFAULT_VOLATILE_FIELDS,
     DifferenceKind,
@@ -25,6 +24,7 @@ from tooltape.testing.matching import (
     format_differences,
     format_path,
 )
+from tooltape.testing.vcr.matchers import make_body_matcher, path_matcher
 
 RECORDED: dict[str, Any] = {
     "model": "gpt-4o",

@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from tooltape.testing.cassette import JsonBody, find_secrets, load_cassette
-from tooltape.testing.loopback import LoopbackProvider, LoopbackReply
+from tooltape.testing.provider.loopback import LoopbackProvider, LoopbackReply
 
 pytest_plugins = ["pytester"]
 

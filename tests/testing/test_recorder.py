@@ -12,9 +12,10 @@ import pytest
 import vcr
 from vcr.errors import CannotOverwriteExistingCassetteException
 
-from tooltape.testing.cassette import JsonBody, TooltapeSerializer, load_cassette
-from tooltape.testing.loopback import LoopbackProvider, LoopbackReply
-from tooltape.testing.recorder import configure_vcr
+from tooltape.testing.cassette import JsonBody, load_cassette
+from tooltape.testing.provider.loopback import LoopbackProvider, LoopbackReply
+from tooltape.testing.vcr import TooltapeSerializer
+from tooltape.testing.vcr.recorder import configure_vcr
 
 # Synthetic, key-shaped (not a real key).
 FAKE_KEY = "sk-proj-" + "synthetic0123456789abcdefABCDEF"

@@ -20,13 +20,13 @@ from tooltape.cli.errors import EXIT_OK, CliError, UsageError
 from tooltape.cli.summaries import answer_text, items_line, summarize
 from tooltape.cli.terminal import Cell, Console, Style, align, plural, shorten
 from tooltape.testing.cassette import Cassette, CassetteError, load_cassette
-from tooltape.testing.inspection import (
+from tooltape.testing.recorded.answers import RecordedAnswer, read_answers
+from tooltape.testing.recorded.inspection import (
     inspect_cassette,
     ordered_calls,
     request_tools,
     typed_hosted_outputs,
 )
-from tooltape.testing.responses import RecordedAnswer, read_answers
 
 
 def configure(parser: argparse.ArgumentParser) -> None:

@@ -3,7 +3,7 @@
 ``diff_json`` compares two JSON documents the way a server reads them (object
 key order is irrelevant, array order is not, ``1 == 1.0``) and returns one
 ``FieldDifference`` per differing field. ``format_differences`` turns them into
-a short, stable report. ``tooltape.testing.matchers`` builds vcrpy request
+a short, stable report. ``tooltape.testing.vcr.matchers`` builds vcrpy request
 matchers on them.
 
 Volatile path patterns name fields to ignore. A pattern is a dotted path whose

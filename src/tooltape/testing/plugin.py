@@ -33,19 +33,19 @@ from tooltape.adapters.openai import OpenAIAdapter
 from tooltape.testing.cassette import (
     CassetteSecretError,
     CassetteSource,
-    TooltapeSerializer,
     cassette_to_vcr,
     dump_cassette,
     find_secrets,
     load_cassette,
     write_atomic,
 )
-from tooltape.testing.cassette._vcrpy import CassetteNotFoundError, request_from_dict
-from tooltape.testing.faults import provider_faults
-from tooltape.testing.matchers import make_body_matcher
-from tooltape.testing.missing import explain_cassette_failure
-from tooltape.testing.recorder import configure_vcr
+from tooltape.testing.provider.faults import provider_faults
 from tooltape.testing.snapshots import wire_snapshot
+from tooltape.testing.vcr import TooltapeSerializer
+from tooltape.testing.vcr._names import CassetteNotFoundError, request_from_dict
+from tooltape.testing.vcr.matchers import make_body_matcher
+from tooltape.testing.vcr.misses import explain_cassette_failure
+from tooltape.testing.vcr.recorder import configure_vcr
 
 __all__ = ["provider_faults", "wire_snapshot"]
 

@@ -1,10 +1,9 @@
-"""tooltape cassettes: model, JSON on-disk format, vcrpy bridge, scrubbing, import.
+"""tooltape cassettes: the model, the JSON file format, scrubbing, import.
 
 A cassette is a :class:`Cassette` of :class:`Interaction` values. Read one with
-:func:`load_cassette` (tooltape JSON or plain vcrpy YAML), write it with
-:func:`save_cassette` (atomic). :class:`TooltapeSerializer`,
-:class:`TooltapePersister` and the :func:`before_record_request` /
-:func:`before_record_response` hooks plug the format into vcrpy.
+:func:`load_cassette` (tooltape JSON, or a plain vcrpy YAML/JSON cassette),
+write it with :func:`save_cassette` (atomic). ``tooltape.testing.vcr`` plugs
+the format into vcrpy.
 """
 
 from tooltape.testing.cassette._errors import (
@@ -56,16 +55,7 @@ from tooltape.testing.cassette._scrub import (
     scrub_tree,
 )
 from tooltape.testing.cassette._sse import parse_sse
-from tooltape.testing.cassette._vcr import (
-    CombinedTooltapePersister,
-    TooltapePersister,
-    TooltapeSerializer,
-    before_record_request,
-    before_record_response,
-    serializer,
-    use_cassette_safely,
-)
-from tooltape.testing.cassette._vcrdict import (
+from tooltape.testing.cassette._vcrpy_format import (
     cassette_from_vcr,
     cassette_to_vcr,
     request_from_vcr,
@@ -86,7 +76,6 @@ __all__ = [
     "CassetteHeader",
     "CassetteSecretError",
     "CassetteSource",
-    "CombinedTooltapePersister",
     "EmptyBody",
     "Headers",
     "Interaction",
@@ -97,10 +86,6 @@ __all__ = [
     "SseBody",
     "SseEvent",
     "TextBody",
-    "TooltapePersister",
-    "TooltapeSerializer",
-    "before_record_request",
-    "before_record_response",
     "cassette_from_vcr",
     "cassette_to_vcr",
     "drop_credential_headers",
@@ -122,9 +107,7 @@ __all__ = [
     "scrub_request",
     "scrub_response",
     "scrub_tree",
-    "serializer",
     "tooltape_version",
-    "use_cassette_safely",
     "wire_headers",
     "write_atomic",
 ]

@@ -21,7 +21,7 @@ from pydantic_core import from_json
 from tooltape.testing.cassette._document import cassette_from_document, cassette_to_document
 from tooltape.testing.cassette._errors import CassetteError, StructureError
 from tooltape.testing.cassette._model import Cassette, CassetteHeader
-from tooltape.testing.cassette._vcrdict import cassette_from_vcr
+from tooltape.testing.cassette._vcrpy_format import cassette_from_vcr
 from tooltape.testing.cassette._yaml import YamlProblem, load_yaml
 
 __all__ = [

@@ -25,8 +25,8 @@ from tooltape.prompt import HostedTool, Prompt, PromptEvaluationError, Section, 
 from tooltape.runtime import Session
 from tooltape.testing.cassette import write_atomic
 from tooltape.testing.contracts.corpus import SPEC_DIR_NAME, Corpus, items_of
-from tooltape.testing.faults import ProviderFaults, response_json
 from tooltape.testing.matching import diff_json, format_differences
+from tooltape.testing.provider.faults import ProviderFaults, response_json
 
 CONTRACT_ERROR_CODE = "tooltape_contract_failure"
 

@@ -10,7 +10,7 @@ from typing import Any
 from tooltape.adapters.codec import HostedToolCodec
 from tooltape.adapters.openai.reading import field
 from tooltape.testing.cassette import CassetteError, load_cassette
-from tooltape.testing.responses import RecordedAnswer, read_answers
+from tooltape.testing.recorded.answers import RecordedAnswer, read_answers
 
 SPEC_DIR_NAME = "specs"
 """Sub-folder of a cassette folder that holds one wire spec snapshot per kind."""

@@ -13,13 +13,9 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from tooltape.testing.cassette import (
-    TooltapePersister,
-    TooltapeSerializer,
-    before_record_request,
-    before_record_response,
-)
-from tooltape.testing.matchers import make_body_matcher, path_matcher
+from tooltape.testing.vcr.matchers import make_body_matcher, path_matcher
+from tooltape.testing.vcr.persistence import TooltapePersister, TooltapeSerializer
+from tooltape.testing.vcr.record_hooks import before_record_request, before_record_response
 
 SERIALIZER = "tooltape"
 """The name tooltape's serializer is registered under."""

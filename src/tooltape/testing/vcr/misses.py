@@ -13,7 +13,7 @@ from typing import Any
 
 
 def _find_vcr_error(error: BaseException | None) -> Any:
-    from tooltape.testing.cassette._vcrpy import CannotOverwriteExistingCassetteException
+    from tooltape.testing.vcr._names import CannotOverwriteExistingCassetteException
 
     seen: set[int] = set()
     while error is not None and id(error) not in seen:

@@ -6,7 +6,7 @@ scripted reply per call, without any socket::
     faults.responses.rate_limited(retry_after=0.01).ok(response_json("hi"))
     adapter = OpenAIAdapter("gpt-4o", client=faults.client(max_retries=2))
 
-Replies are frozen values built by ``tooltape.testing.replies`` (``ok``, ``sse``,
+Replies are frozen values built by ``tooltape.testing.provider.replies`` (``ok``, ``sse``,
 ``rate_limited``, ``server_error``, ``timeout``, ``connection_error``,
 ``malformed_json``, ``truncated_sse``, ``reply``). Underneath is a
 ``respx.Router`` (``faults.router``) driven through an ``httpx2.MockTransport``
@@ -34,7 +34,7 @@ import openai
 import pytest
 import respx
 
-from tooltape.testing._respx_bridge import (
+from tooltape.testing.provider._respx import (
     Fault,
     Header,
     Reply,
@@ -42,7 +42,7 @@ from tooltape.testing._respx_bridge import (
     ScriptedTransport,
     TransportFault,
 )
-from tooltape.testing.replies import (
+from tooltape.testing.provider.replies import (
     connection_error,
     malformed_json,
     ok,

@@ -16,7 +16,7 @@ from tooltape.adapters.openai.reading import field
 from tooltape.prompt import HostedToolOutput
 from tooltape.testing.cassette import Cassette, load_cassette
 from tooltape.testing.kinds import reading_tools
-from tooltape.testing.responses import RecordedAnswer, read_answers
+from tooltape.testing.recorded.answers import RecordedAnswer, read_answers
 from tooltape.tools.rendering import output_json
 
 

@@ -14,7 +14,7 @@ from typing import Any, Literal
 
 import httpx
 
-from tooltape.testing._respx_bridge import TIMEOUTS, Header, Reply, TransportFault
+from tooltape.testing.provider._respx import TIMEOUTS, Header, Reply, TransportFault
 
 __all__ = [
     "connection_error",

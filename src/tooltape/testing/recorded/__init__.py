@@ -1,0 +1,6 @@
+"""What recorded Responses answers say, read through the codecs.
+
+:mod:`~tooltape.testing.recorded.answers` reads each interaction of a cassette
+as a Responses exchange (streamed or not); :mod:`~tooltape.testing.recorded.inspection`
+builds what ``tooltape inspect`` shows of it.
+"""
