@@ -17,6 +17,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import os
 import ssl
@@ -40,6 +41,7 @@ from tooltape.testing.cassette import (
     write_atomic,
 )
 from tooltape.testing.provider.faults import provider_faults
+from tooltape.testing.settings import DEFAULT_MODEL, ProjectSettings, SettingsError, load_settings
 from tooltape.testing.snapshots import wire_snapshot
 from tooltape.testing.vcr import TooltapeSerializer
 from tooltape.testing.vcr._names import CassetteNotFoundError, request_from_dict
@@ -54,6 +56,7 @@ REPLAY_API_KEY = "tooltape-replay-placeholder"
 
 _LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "::1", "[::1]")
 _STATE = pytest.StashKey["_TestState"]()
+_SETTINGS = pytest.StashKey[ProjectSettings]()
 
 
 @dataclass
@@ -73,25 +76,55 @@ class _TestState:
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
+    # Mirrors of [tool.tooltape] (see tooltape.testing.settings); empty means "not set here".
     parser.addini(
         "tooltape_cassette_dir",
-        "Folder (relative to rootdir) holding one sub-folder of cassettes per test module.",
-        default="cassettes",
+        "Folder (relative to rootdir) of the cassettes; mirrors cassette_dir in [tool.tooltape] "
+        "(default: cassettes).",
+        default="",
     )
     parser.addini(
         "tooltape_model",
-        "Model the openai_adapter fixture uses.",
-        default="gpt-4o-mini",
+        f"Model the openai_adapter fixture uses; mirrors model in [tool.tooltape] "
+        f"(default: {DEFAULT_MODEL}).",
+        default="",
     )
     parser.addini(
         "tooltape_volatile",
-        "Request body fields ignored when matching (one pattern per line, e.g. metadata.run_id).",
+        "Request body fields ignored when matching (one pattern per line, e.g. metadata.run_id); "
+        "mirrors volatile in [tool.tooltape].",
         type="linelist",
         default=[],
     )
 
 
+def _load_settings(config: pytest.Config) -> ProjectSettings:
+    try:
+        settings = load_settings(Path(str(config.rootpath)))
+    except SettingsError as exc:
+        raise pytest.UsageError(f"tooltape: {exc}") from exc
+    # `-o tooltape_...=` on the command line wins over the files.
+    folder = str(config.getini("tooltape_cassette_dir")).strip()
+    model = str(config.getini("tooltape_model")).strip()
+    volatile = tuple(cast("list[str]", config.getini("tooltape_volatile")))
+    return dataclasses.replace(
+        settings,
+        cassette_dir=Path(folder) if folder else settings.cassette_dir,
+        model=model or settings.model,
+        volatile=tuple(dict.fromkeys((*settings.volatile, *volatile))),
+    )
+
+
+def project_settings(config: pytest.Config) -> ProjectSettings:
+    """The project's settings as the plugin uses them (read once per session)."""
+    settings = config.stash.get(_SETTINGS, None)
+    if settings is None:
+        settings = config.stash[_SETTINGS] = _load_settings(config)
+    return settings
+
+
 def pytest_configure(config: pytest.Config) -> None:
+    project_settings(config)
     config.addinivalue_line(
         "markers",
         "tooltape(volatile=(), allow_unplayed=False, provenance=None): per-test cassette "
@@ -205,12 +238,13 @@ def pytest_recording_configure(config: pytest.Config, vcr: Any) -> None:
     state = config.stash.get(_STATE, None)
     if state is None:
         return
-    root = Path(str(config.rootpath)) / str(config.getini("tooltape_cassette_dir"))
+    settings = project_settings(config)
+    root = Path(str(config.rootpath)) / settings.cassette_dir
     recorder: Any = vcr
     extra_paths = tuple(getattr(recorder.persister, "extra_paths", ()))
     recorder.cassette_library_dir = str(root / state.module)
     recorder.path_transformer = recorder.ensure_suffix(".json")
-    volatile = (*cast("list[str]", config.getini("tooltape_volatile")), *state.volatile)
+    volatile = (*settings.volatile, *state.volatile)
     body_matcher = make_body_matcher(volatile, name="tooltape_body")
 
     def body_unless_imported(current: Any, recorded: Any) -> None:
@@ -328,5 +362,6 @@ def _openai_client(api_key: str) -> openai.OpenAI:
 
 @pytest.fixture
 def openai_adapter(request: pytest.FixtureRequest, openai_client: openai.OpenAI) -> OpenAIAdapter:
-    """An ``OpenAIAdapter`` on ``openai_client``; the model is the ``tooltape_model`` ini value."""
-    return OpenAIAdapter(str(request.config.getini("tooltape_model")), client=openai_client)
+    """An ``OpenAIAdapter`` on ``openai_client``; the model is ``model`` in ``[tool.tooltape]``
+    (default ``gpt-4o-mini``)."""
+    return OpenAIAdapter(project_settings(request.config).model, client=openai_client)

@@ -1,0 +1,260 @@
+"""Project settings: ``[tool.tooltape]`` in ``pyproject.toml``, read by the CLI and the plugin.
+
+::
+
+    [tool.tooltape]
+    cassette_dir = "tests/cassettes"      # where cassettes and spec snapshots live
+    model = "gpt-4o-mini"                 # the openai_adapter fixture's model
+    required_kinds = ["web_search"]       # kinds `tooltape check` must find covered
+    strict = false                        # true: every registered kind is required
+    codecs = ["myproject.codecs:SEARCH"]  # extra codecs (module:attr) to check too
+    volatile = ["metadata.run_id"]        # request fields ignored when matching
+
+    [tool.tooltape.scrub]
+    safe_headers = ["x-trace-id"]         # header values kept as recorded
+    safe_query_params = ["page"]          # query values kept as recorded
+    secret_body_fields = ["password"]     # body fields always redacted
+    secret_patterns = ["acme_[0-9a-f]{32}"]  # more key shapes to redact
+
+The pytest ini options ``tooltape_cassette_dir``, ``tooltape_model`` and
+``tooltape_volatile`` mirror the first keys; a value given in both places
+must agree. A key that is misspelt or of the wrong type is an error naming
+the file, the key and what would fix it: settings never silently fall back.
+"""
+
+from __future__ import annotations
+
+import configparser
+import re
+import tomllib
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import cast
+
+__all__ = [
+    "DEFAULT_CASSETTE_DIR",
+    "DEFAULT_MODEL",
+    "ProjectSettings",
+    "ScrubSettings",
+    "SettingsError",
+    "load_settings",
+]
+
+DEFAULT_CASSETTE_DIR = "cassettes"
+DEFAULT_MODEL = "gpt-4o-mini"
+"""The model the ``openai_adapter`` fixture uses unless the project names another."""
+
+# pytest's own order: the first of these files that holds a pytest section wins.
+_PYTEST_FILES = (
+    ("pytest.ini", "pytest"),
+    (".pytest.ini", "pytest"),
+    ("pyproject.toml", ""),
+    ("tox.ini", "pytest"),
+    ("setup.cfg", "tool:pytest"),
+)
+# setting name -> the pytest ini option mirroring it
+_INI_MIRRORS = {
+    "cassette_dir": "tooltape_cassette_dir",
+    "model": "tooltape_model",
+    "volatile": "tooltape_volatile",
+}
+
+
+class SettingsError(ValueError):
+    """A project setting that cannot be used as written; the message names file and key."""
+
+
+@dataclass(frozen=True, slots=True)
+class ScrubSettings:
+    """What the project adds to tooltape's scrubbing rules (``[tool.tooltape.scrub]``)."""
+
+    safe_headers: tuple[str, ...] = ()
+    """Header names (any case) whose values are kept as recorded, besides tooltape's safe set."""
+    safe_query_params: tuple[str, ...] = ()
+    """Query parameter names whose values are kept as recorded, besides tooltape's safe set."""
+    secret_body_fields: tuple[str, ...] = ()
+    """JSON body field names whose values are always redacted, wherever they appear."""
+    secret_patterns: tuple[str, ...] = ()
+    """Regular expressions of more key shapes to redact (and to refuse in a cassette)."""
+
+
+@dataclass(frozen=True, slots=True)
+class ProjectSettings:
+    """The settings of one project; ``source`` is the file they were read from (or ``None``)."""
+
+    root: Path
+    source: Path | None = None
+    cassette_dir: Path = Path(DEFAULT_CASSETTE_DIR)
+    """Relative to ``root`` unless absolute."""
+    model: str = DEFAULT_MODEL
+    required_kinds: tuple[str, ...] = ()
+    strict: bool = False
+    codecs: tuple[str, ...] = ()
+    volatile: tuple[str, ...] = ()
+    scrub: ScrubSettings = field(default_factory=ScrubSettings)
+
+    @property
+    def cassette_path(self) -> Path:
+        """The cassette folder as a path from the working directory's point of view."""
+        return (
+            self.cassette_dir if self.cassette_dir.is_absolute() else self.root / self.cassette_dir
+        )
+
+    def describe(self) -> str:
+        """Where these settings came from, for messages."""
+        return f"[tool.tooltape] in {self.source}" if self.source else "tooltape's defaults"
+
+
+_TOP_KEYS = ("cassette_dir", "model", "required_kinds", "strict", "codecs", "volatile", "scrub")
+_SCRUB_KEYS = tuple(ScrubSettings.__dataclass_fields__)
+
+
+def _strings(value: object, where: str, key: str) -> tuple[str, ...]:
+    if isinstance(value, str):
+        value = [value]
+    if not isinstance(value, list) or not all(
+        isinstance(item, str) for item in cast("list[object]", value)
+    ):
+        raise SettingsError(f'{where}: {key} must be a list of strings, e.g. {key} = ["..."]')
+    return tuple(cast("list[str]", value))
+
+
+def _string(value: object, where: str, key: str) -> str:
+    if not isinstance(value, str) or not value.strip():
+        raise SettingsError(f"{where}: {key} must be a non-empty string")
+    return value.strip()
+
+
+def _unknown(keys: Sequence[str], known: Sequence[str], where: str, table: str) -> None:
+    unknown = [key for key in keys if key not in known]
+    if unknown:
+        raise SettingsError(
+            f"{where}: unknown key(s) {', '.join(map(repr, unknown))} in [{table}]; "
+            f"the keys are: {', '.join(known)}"
+        )
+
+
+def _scrub(value: object, where: str) -> ScrubSettings:
+    if not isinstance(value, dict):
+        raise SettingsError(f"{where}: [tool.tooltape.scrub] must be a table")
+    table = cast("dict[str, object]", value)
+    _unknown(list(table), _SCRUB_KEYS, where, "tool.tooltape.scrub")
+    values = {key: _strings(item, where, f"scrub.{key}") for key, item in table.items()}
+    for pattern in values.get("secret_patterns", ()):
+        try:
+            re.compile(pattern)
+        except re.error as exc:
+            raise SettingsError(
+                f"{where}: scrub.secret_patterns entry {pattern!r} is not a regular "
+                f"expression ({exc})"
+            ) from exc
+    return ScrubSettings(**values)  # pyright: ignore[reportArgumentType]
+
+
+def _from_table(root: Path, source: Path, table: Mapping[str, object]) -> ProjectSettings:
+    where = str(source)
+    _unknown(list(table), _TOP_KEYS, where, "tool.tooltape")
+    settings = ProjectSettings(root=root, source=source)
+    for key, value in table.items():
+        if key == "cassette_dir":
+            settings = replace(settings, cassette_dir=Path(_string(value, where, key)))
+        elif key == "model":
+            settings = replace(settings, model=_string(value, where, key))
+        elif key == "strict":
+            if not isinstance(value, bool):
+                raise SettingsError(f"{where}: strict must be true or false")
+            settings = replace(settings, strict=value)
+        elif key == "scrub":
+            settings = replace(settings, scrub=_scrub(value, where))
+        else:
+            settings = replace(settings, **{key: _strings(value, where, key)})
+    return settings
+
+
+def _read_toml(path: Path) -> dict[str, object]:
+    try:
+        return tomllib.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
+        raise SettingsError(f"{path} is not valid TOML ({exc}): fix the file") from exc
+
+
+def _table(value: object, *keys: str) -> dict[str, object] | None:
+    for key in keys:
+        if not isinstance(value, dict):
+            return None
+        value = cast("dict[str, object]", value).get(key)
+    return cast("dict[str, object]", value) if isinstance(value, dict) else None
+
+
+def _pytest_options(root: Path) -> tuple[Path, dict[str, object]] | None:
+    """The pytest ini options of ``root`` and their file, found the way pytest finds them."""
+    for name, section in _PYTEST_FILES:
+        path = root / name
+        if not path.is_file():
+            continue
+        if section == "":
+            options = _table(_read_toml(path), "tool", "pytest", "ini_options")
+        else:
+            parser = configparser.ConfigParser(interpolation=None)
+            try:
+                parser.read(path, encoding="utf-8")
+            except (configparser.Error, UnicodeDecodeError) as exc:
+                raise SettingsError(f"{path} cannot be read ({exc}): fix the file") from exc
+            options = dict(parser[section]) if parser.has_section(section) else None
+        if options is not None:
+            return path, cast("dict[str, object]", options)
+    return None
+
+
+def _ini_value(name: str, raw: object) -> object:
+    if name == "volatile":
+        lines = cast("list[object]", raw) if isinstance(raw, list) else str(raw).splitlines()
+        return [str(line).strip() for line in lines if str(line).strip()]
+    return str(raw).strip()
+
+
+def _merge_ini(settings: ProjectSettings, table: Mapping[str, object]) -> ProjectSettings:
+    found = _pytest_options(settings.root)
+    if found is None:
+        return settings
+    path, options = found
+    for name, option in _INI_MIRRORS.items():
+        if option not in options:
+            continue
+        value = _ini_value(name, options[option])
+        if name in table:
+            ours = table[name]
+            if isinstance(ours, (list, tuple)):
+                ours = list(cast("Sequence[object]", ours))
+            same = value == (ours if isinstance(ours, list) else str(ours).strip())
+            if not same:
+                raise SettingsError(
+                    f"{settings.source}: {name} = {ours!r} disagrees with {option} = {value!r} "
+                    f"in {path}; keep one of them"
+                )
+            continue
+        if name == "cassette_dir":
+            settings = replace(settings, cassette_dir=Path(_string(value, str(path), option)))
+        elif name == "model":
+            settings = replace(settings, model=_string(value, str(path), option))
+        else:
+            settings = replace(settings, volatile=_strings(value, str(path), option))
+    return settings
+
+
+def load_settings(root: Path | str = ".") -> ProjectSettings:
+    """The settings of the project at ``root``: ``[tool.tooltape]``, then the pytest mirrors.
+
+    Raises :class:`SettingsError` for a file or key that cannot be used as written.
+    """
+    root = Path(root)
+    pyproject = root / "pyproject.toml"
+    table: Mapping[str, object] = {}
+    settings = ProjectSettings(root=root)
+    if pyproject.is_file():
+        found = _table(_read_toml(pyproject), "tool", "tooltape")
+        if found is not None:
+            table = found
+            settings = _from_table(root, pyproject, found)
+    return _merge_ini(settings, table)

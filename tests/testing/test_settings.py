@@ -1,0 +1,125 @@
+"""[tool.tooltape] project settings, and the pytest ini options that mirror them."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tooltape.testing.settings import (
+    DEFAULT_MODEL,
+    ProjectSettings,
+    ScrubSettings,
+    SettingsError,
+    load_settings,
+)
+
+
+def _project(tmp_path: Path, pyproject: str) -> Path:
+    (tmp_path / "pyproject.toml").write_text(pyproject, encoding="utf-8")
+    return tmp_path
+
+
+def test_no_configuration_gives_the_defaults(tmp_path: Path) -> None:
+    settings = load_settings(tmp_path)
+    assert settings == ProjectSettings(root=tmp_path)
+    assert settings.cassette_path == tmp_path / "cassettes"
+    assert settings.model == DEFAULT_MODEL
+    assert settings.describe() == "tooltape's defaults"
+
+
+def test_every_key_is_read(tmp_path: Path) -> None:
+    root = _project(
+        tmp_path,
+        """
+[tool.tooltape]
+cassette_dir = "tests/cassettes"
+model = "gpt-5"
+required_kinds = ["web_search", "mcp"]
+strict = true
+codecs = ["myproject.codecs:SEARCH"]
+volatile = ["metadata.run_id"]
+
+[tool.tooltape.scrub]
+safe_headers = ["x-trace-id"]
+safe_query_params = ["page"]
+secret_body_fields = ["password"]
+secret_patterns = ["acme_[0-9a-f]{32}"]
+""",
+    )
+    settings = load_settings(root)
+    assert settings.cassette_path == root / "tests" / "cassettes"
+    assert settings.model == "gpt-5"
+    assert settings.required_kinds == ("web_search", "mcp")
+    assert settings.strict is True
+    assert settings.codecs == ("myproject.codecs:SEARCH",)
+    assert settings.volatile == ("metadata.run_id",)
+    assert settings.scrub == ScrubSettings(
+        safe_headers=("x-trace-id",),
+        safe_query_params=("page",),
+        secret_body_fields=("password",),
+        secret_patterns=("acme_[0-9a-f]{32}",),
+    )
+    assert settings.describe() == f"[tool.tooltape] in {root / 'pyproject.toml'}"
+
+
+@pytest.mark.parametrize(
+    ("table", "names"),
+    [
+        ('cassete_dir = "x"', ["'cassete_dir'", "cassette_dir"]),
+        ("required_kinds = 3", ["required_kinds must be a list of strings"]),
+        ('strict = "yes"', ["strict must be true or false"]),
+        ('model = ""', ["model must be a non-empty string"]),
+        ("[tool.tooltape.scrub]\nsafe_header = []", ["'safe_header'", "safe_headers"]),
+        ('[tool.tooltape.scrub]\nsecret_patterns = ["("]', ["secret_patterns", "'('"]),
+    ],
+)
+def test_a_bad_key_names_the_file_the_key_and_the_fix(
+    tmp_path: Path, table: str, names: list[str]
+) -> None:
+    root = _project(tmp_path, f"[tool.tooltape]\n{table}\n")
+    with pytest.raises(SettingsError) as caught:
+        load_settings(root)
+    message = str(caught.value)
+    assert str(root / "pyproject.toml") in message
+    for name in names:
+        assert name in message
+
+
+def test_broken_toml_is_named(tmp_path: Path) -> None:
+    root = _project(tmp_path, "[tool.tooltape\n")
+    with pytest.raises(SettingsError, match="is not valid TOML"):
+        load_settings(root)
+
+
+def test_pytest_ini_options_mirror_the_settings(tmp_path: Path) -> None:
+    (tmp_path / "pytest.ini").write_text(
+        "[pytest]\ntooltape_cassette_dir = recordings\ntooltape_model = gpt-5\n"
+        "tooltape_volatile =\n    metadata.a\n    metadata.b\n",
+        encoding="utf-8",
+    )
+    settings = load_settings(tmp_path)
+    assert settings.cassette_dir == Path("recordings")
+    assert settings.model == "gpt-5"
+    assert settings.volatile == ("metadata.a", "metadata.b")
+
+
+def test_pyproject_pytest_options_are_read_too(tmp_path: Path) -> None:
+    root = _project(tmp_path, '[tool.pytest.ini_options]\ntooltape_cassette_dir = "tapes"\n')
+    assert load_settings(root).cassette_dir == Path("tapes")
+
+
+def test_a_value_given_twice_must_agree(tmp_path: Path) -> None:
+    root = _project(
+        tmp_path,
+        '[tool.tooltape]\ncassette_dir = "a"\n\n[tool.pytest.ini_options]\n'
+        'tooltape_cassette_dir = "b"\n',
+    )
+    with pytest.raises(SettingsError, match="disagrees with tooltape_cassette_dir"):
+        load_settings(root)
+    same = _project(
+        tmp_path,
+        '[tool.tooltape]\ncassette_dir = "a"\n\n[tool.pytest.ini_options]\n'
+        'tooltape_cassette_dir = "a"\n',
+    )
+    assert load_settings(same).cassette_dir == Path("a")
