@@ -70,7 +70,7 @@ class PytestConfigStandIn:
         self.stash[plugin._STATE] = state  # pyright: ignore[reportPrivateUsage]
 
     def getini(self, name: str) -> object:
-        return {"tooltape_cassette_dir": "cassettes", "tooltape_volatile": []}[name]
+        return {"tooltape_cassette_dir": "", "tooltape_model": "", "tooltape_volatile": []}[name]
 
 
 def cassette_name(kind: str) -> str:
