@@ -51,7 +51,7 @@ from tooltape.testing.cassette import JsonBody, cassette_to_vcr, load_cassette
 from tooltape.testing.kinds import canonical_tools
 from tooltape.testing.provider.faults import ProviderFaults
 
-MODULE = "test_recorded_contracts"
+MODULE = "tests/contracts/test_recorded_contracts"
 CASSETTES = REPO / "cassettes" / MODULE
 MODEL = "gpt-5"
 MAX_RATIO = 1.3
@@ -103,8 +103,8 @@ def replay_client() -> openai.OpenAI:
 def replayed_test(kind: str, prompt: Prompt[Any]) -> PromptResponse[Any]:
     """One replayed test, as pytest-recording plus the tooltape plugin run it."""
     state = plugin._TestState(  # pyright: ignore[reportPrivateUsage]
-        nodeid=f"tests/contracts/{MODULE}.py::{cassette_name(kind)}",
-        module=MODULE,
+        nodeid=f"{MODULE}.py::{cassette_name(kind)}",
+        module=plugin.cassette_folder_of(f"{MODULE}.py"),
         record_mode="none",
     )
     recorder = vcr.VCR(

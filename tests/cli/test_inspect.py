@@ -185,7 +185,14 @@ def test_human_summaries_say_what_each_call_did(cli: Callable[..., Run]) -> None
 
 
 def test_tooltape_cassettes_read_the_same_way(cli: Callable[..., Run]) -> None:
-    path = REPO / "cassettes" / "test_recorded_contracts" / "test_hosted_kind_round_trip[mcp].json"
+    path = (
+        REPO
+        / "cassettes"
+        / "tests"
+        / "contracts"
+        / "test_recorded_contracts"
+        / "test_hosted_kind_round_trip[mcp].json"
+    )
     report = json.loads(cli("inspect", str(path), "--json").out)
     assert report["format"] == "tooltape"
     (entry,) = report["interactions"]

@@ -128,16 +128,17 @@ def test_cassettes_no_test_uses(cli: Callable[..., Run], project: Path) -> None:
     )
     cassettes = project / "cassettes"
     used = [
-        "test_api/test_kept.json",
-        "test_api/test_param[1.5].json",
-        "test_api/TestGroup.test_method.json",
-        "test_api/shared_name.json",
+        "tests/unit/test_api/test_kept.json",
+        "tests/unit/test_api/test_param[1.5].json",
+        "tests/unit/test_api/TestGroup.test_method.json",
+        "tests/unit/test_api/shared_name.json",
         "imported/whatever.json",  # not a test-module folder: never checked
     ]
     unused = [
-        "test_api/test_gone.json",
-        "test_api/TestOther.test_method.json",
-        "test_missing/test_anything.json",
+        "tests/unit/test_api/test_gone.json",
+        "tests/unit/test_api/TestOther.test_method.json",
+        "tests/unit/test_missing/test_anything.json",
+        "test_api/test_kept.json",  # the module lives in tests/unit, not at the root
     ]
     for name in used + unused:
         write_cassette(cassettes / name, clean_interaction())
@@ -151,7 +152,10 @@ def test_cassettes_no_test_uses(cli: Callable[..., Run], project: Path) -> None:
     assert reported == sorted(f"cassettes/{name}" for name in unused)
     assert "defines no test test_gone" in run.out
     assert "defines no test TestOther.test_method" in run.out
-    assert "no test_missing.py under" in run.out
+    assert "no tests/unit/test_missing.py under" in run.out
+    # a cassette of the old one-folder-per-module-name layout says where it belongs now
+    assert "no test_api.py under" in run.out
+    assert "live in cassettes/tests/unit/test_api/" in run.out
     assert "fix (unused cassette): delete it" in run.out
 
 

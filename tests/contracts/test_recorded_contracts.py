@@ -4,7 +4,7 @@ Recording (``pytest tests/contracts --record-mode=rewrite`` with any
 ``OPENAI_API_KEY``) sends the adapter's real request to a loopback server
 that answers with a real recorded response body (the imported cassettes) or,
 for the hosted shell, a labelled synthetic body. The cassettes land in
-``cassettes/test_recorded_contracts/``; replay needs neither key nor server.
+``cassettes/tests/contracts/test_recorded_contracts/``; replay needs neither key nor server.
 """
 
 from __future__ import annotations

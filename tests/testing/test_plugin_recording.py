@@ -220,3 +220,29 @@ def test_twenty_tests_recorded_under_xdist_give_twenty_valid_cassettes(
         assert len(cassette.interactions) == 1
         assert cassette.header.source == "loopback"
     assert not list((pytester.path / "cassettes").rglob("*.tmp"))
+
+
+def test_modules_with_one_file_name_in_two_folders_get_two_cassettes(
+    pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # the two modules ask different questions, so a shared cassette would fail replay
+    for folder, domain in (("a", "weather.gov"), ("b", "noaa.gov")):
+        module = TEST_MODULE.replace('os.environ.get("TT_DOMAINS", "weather.gov")', f'"{domain}"')
+        package = pytester.path / "tests" / folder
+        package.mkdir(parents=True)
+        (package / "__init__.py").write_text("", encoding="utf-8")
+        (package / "test_api.py").write_text(module, encoding="utf-8")
+    with LoopbackProvider([LoopbackReply.json(_real_web_search_body())] * 2) as server:
+        monkeypatch.setenv("OPENAI_BASE_URL", server.base_url)
+        monkeypatch.setenv("OPENAI_API_KEY", FAKE_KEY)
+        result = pytester.runpytest_subprocess("--record-mode=once", "-p", "no:cacheprovider")
+    result.assert_outcomes(passed=2)
+    for folder, domain in (("a", "weather.gov"), ("b", "noaa.gov")):
+        path = pytester.path / "cassettes" / "tests" / folder / "test_api" / "test_weather.json"
+        request = load_cassette(path).interactions[0].request.body
+        assert isinstance(request, JsonBody)
+        assert request.data["tools"][0]["filters"]["allowed_domains"] == [domain]  # type: ignore[index]
+    monkeypatch.delenv("OPENAI_API_KEY")
+    monkeypatch.delenv("OPENAI_BASE_URL")
+    replay = pytester.runpytest_subprocess("-p", "no:cacheprovider")
+    replay.assert_outcomes(passed=2)

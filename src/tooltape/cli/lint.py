@@ -20,7 +20,7 @@ from tooltape.testing.contracts import cassette_files
 
 UNUSED_FIX = (
     "delete it if the test is gone, or rename it after the test that records it "
-    "(`<module folder>/<test name>[params].json`)"
+    "(`<module path>/<test name>[params].json`, e.g. `tests/test_api/test_x.json`)"
 )
 
 

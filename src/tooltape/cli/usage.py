@@ -1,11 +1,12 @@
-"""Cassettes no test uses: ``<DIR>/<test_module>/<test name>.json`` without that test.
+"""Cassettes no test uses: ``<DIR>/<module path>/<test name>.json`` without that test.
 
-The plugin writes one cassette per test under a folder named after the test
-module, named like pytest-recording names them: ``test_name[param]`` or
-``Class.test_name[param]``. A cassette is in use when a ``<test_module>.py``
-under the root defines that test (in that class), or names the cassette in a
-string (``@pytest.mark.default_cassette("...")``). Folders not named like a
-test module (``imported/``, ``specs/``) are not checked.
+The plugin writes one cassette per test under a folder that is the test
+module's path from the project root without ``.py`` (``tests/a/test_api``),
+named like pytest-recording names them: ``test_name[param]`` or
+``Class.test_name[param]``. A cassette is in use when that module defines the
+test (in that class), or names the cassette in a string
+(``@pytest.mark.default_cassette("...")``). Folders not named like a test
+module (``imported/``, ``specs/``) are not checked. Each module is read once.
 """
 
 from __future__ import annotations
@@ -106,6 +107,10 @@ class UnusedCassette:
     reason: str
 
 
+def _is_module_folder(name: str) -> bool:
+    return name.startswith("test_") or name.endswith("_test")
+
+
 def unused_cassettes(
     directory: Path,
     files: Sequence[Path],
@@ -113,26 +118,41 @@ def unused_cassettes(
     modules: Mapping[str, list[Path]] | None = None,
 ) -> list[UnusedCassette]:
     """The cassettes among ``files`` that sit in a test-module folder of ``directory`` but
-    that no test module under ``root`` uses."""
-    found = find_test_modules(root) if modules is None else modules
+    whose test module (``root/<module path>.py``) does not define their test."""
     parsed: dict[Path, ModuleTests | None] = {}
+    found = modules
     unused: list[UnusedCassette] = []
     for path in files:
-        parts = path.relative_to(directory).parts
-        if len(parts) != 2 or not parts[0].startswith("test_"):
+        folder = path.parent.relative_to(directory)
+        if not folder.parts or not _is_module_folder(folder.name):
             continue
-        module_name, stem = parts[0], path.stem
-        candidates = found.get(module_name, [])
-        if not candidates:
-            where = display_path(root)
-            unused.append(UnusedCassette(path, module_name, f"no {module_name}.py under {where}"))
+        module_path = root.joinpath(*folder.parts).with_suffix(".py")
+        module_name = folder.as_posix()
+        if not module_path.is_file():
+            if found is None:
+                found = find_test_modules(root)
+            elsewhere = found.get(folder.name, [])
+            if elsewhere:
+                moved = ", ".join(
+                    (directory / p.relative_to(root).with_suffix("")).as_posix() + "/"
+                    for p in elsewhere
+                )
+                reason = (
+                    f"no {module_name}.py under {display_path(root)}; cassettes of "
+                    f"{', '.join(display_path(p) for p in elsewhere)} live in {moved}"
+                )
+            else:
+                reason = f"no {module_name}.py under {display_path(root)}"
+            unused.append(UnusedCassette(path, module_name, reason))
             continue
-        modules_read = [parsed.setdefault(c, read_test_module(c)) for c in candidates]
-        if any(m is None for m in modules_read):
+        if module_path not in parsed:
+            parsed[module_path] = read_test_module(module_path)
+        module = parsed[module_path]
+        if module is None:
             continue  # a module that does not parse may well define it: no false alarm
-        if not any(m is not None and defines(m, stem) for m in modules_read):
-            owner, name = named_test(stem)
+        if not defines(module, path.stem):
+            owner, name = named_test(path.stem)
             test = f"{owner}.{name}" if owner else name
-            where = ", ".join(display_path(c) for c in candidates)
-            unused.append(UnusedCassette(path, module_name, f"{where} defines no test {test}"))
+            reason = f"{display_path(module_path)} defines no test {test}"
+            unused.append(UnusedCassette(path, module_name, reason))
     return unused

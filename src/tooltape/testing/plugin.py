@@ -1,10 +1,14 @@
 """tooltape's pytest plugin, on top of pytest-recording and vcrpy.
 
 - ``pytest --record-mode=once`` with ``OPENAI_API_KEY`` set records one
-  cassette per test under ``<rootdir>/cassettes/<test module>/`` (ini option
-  ``tooltape_cassette_dir``); plain ``pytest`` replays with no key and no
-  network. Tests that use ``openai_client`` / ``openai_adapter`` are marked
-  ``vcr`` automatically.
+  cassette per test under ``<rootdir>/cassettes/<test module path>/``
+  (``cassette_dir`` in ``[tool.tooltape]``); plain ``pytest`` replays with no
+  key and no network. Tests that use ``openai_client`` / ``openai_adapter``
+  are marked ``vcr`` automatically; mark others ``@pytest.mark.vcr``.
+- While a test replays an existing cassette and ``OPENAI_API_KEY`` is unset,
+  a placeholder (not key-shaped) is in the environment for that test only, so
+  code that builds its own clients (``openai.OpenAI()``, ``AsyncOpenAI()``,
+  openai-agents, pydantic-ai) replays unchanged.
 - Cassettes are tooltape JSON (readable, diff-friendly), scrubbed of secrets
   before they are written, written atomically, and only when the test passed.
 - Requests match on method, API path and a semantic JSON body comparison;
@@ -23,7 +27,7 @@ import os
 import ssl
 from collections.abc import Generator, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 from typing import Any, cast
 
 import httpx2
@@ -53,6 +57,8 @@ __all__ = ["provider_faults", "wire_snapshot"]
 
 REPLAY_API_KEY = "tooltape-replay-placeholder"
 """The API key a replaying client uses: not key-shaped, never sent anywhere."""
+KEY_VARIABLE = "OPENAI_API_KEY"
+TRACING_VARIABLE = "OPENAI_AGENTS_DISABLE_TRACING"
 
 _LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "::1", "[::1]")
 _STATE = pytest.StashKey["_TestState"]()
@@ -64,7 +70,8 @@ class _TestState:
     """What the plugin knows about the running test (one per test, per process)."""
 
     nodeid: str
-    module: str
+    module: PurePosixPath
+    """The test module's path from rootdir without ``.py``: its cassettes' folder."""
     record_mode: str
     cassette_path: Path | None = None
     source: CassetteSource | None = None
@@ -152,13 +159,25 @@ def pytest_runtest_setup(item: pytest.Item) -> Generator[None, None, None]:
     volatile = options.get("volatile", ())
     item.stash[_STATE] = _TestState(
         nodeid=item.nodeid,
-        module=Path(str(item.path)).stem,
+        module=cassette_folder_of(item.nodeid),
         record_mode=item.config.getoption("--record-mode") or "none",
         provenance=options.get("provenance"),
         volatile=(volatile,) if isinstance(volatile, str) else tuple(volatile),
     )
     item.config.stash[_STATE] = item.stash[_STATE]
     return (yield)
+
+
+def cassette_folder_of(nodeid: str) -> PurePosixPath:
+    """The folder (under the cassette folder) of the cassettes of the test ``nodeid``.
+
+    It is the test module's path from rootdir without ``.py``
+    (``tests/a/test_api.py::test_x`` -> ``tests/a/test_api``), so two modules
+    with one file name in different folders never share a cassette.
+    """
+    module = PurePosixPath(nodeid.split("::", 1)[0])
+    parts = [part for part in module.with_suffix("").parts if part not in ("", ".", "..", "/")]
+    return PurePosixPath(*parts) if parts else PurePosixPath(module.stem or "tests")
 
 
 def _is_loopback(uri: str) -> bool:
@@ -242,7 +261,7 @@ def pytest_recording_configure(config: pytest.Config, vcr: Any) -> None:
     root = Path(str(config.rootpath)) / settings.cassette_dir
     recorder: Any = vcr
     extra_paths = tuple(getattr(recorder.persister, "extra_paths", ()))
-    recorder.cassette_library_dir = str(root / state.module)
+    recorder.cassette_library_dir = str(root.joinpath(*state.module.parts))
     recorder.path_transformer = recorder.ensure_suffix(".json")
     volatile = (*settings.volatile, *state.volatile)
     body_matcher = make_body_matcher(volatile, name="tooltape_body")
@@ -292,6 +311,26 @@ def pytest_runtest_teardown(
 
 
 @pytest.fixture(autouse=True)
+def _tooltape_replay_key(vcr: Any) -> Iterator[None]:
+    """A placeholder ``OPENAI_API_KEY`` while a test replays and no key is set.
+
+    Clients the test builds itself (``openai.OpenAI()``, openai-agents,
+    pydantic-ai) refuse to start without a key, even though replay never
+    sends one anywhere. Recording gets no placeholder: it needs the real key.
+    """
+    if vcr is None or not getattr(vcr, "write_protected", False) or os.environ.get(KEY_VARIABLE):
+        yield
+        return
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv(KEY_VARIABLE, REPLAY_API_KEY)
+        # openai-agents would export traces with the placeholder: nothing to
+        # export without a real key, and replay must not touch the network.
+        if TRACING_VARIABLE not in os.environ:
+            patch.setenv(TRACING_VARIABLE, "1")
+        yield
+
+
+@pytest.fixture(autouse=True)
 def _tooltape_cassette_guard(request: pytest.FixtureRequest, vcr: Any) -> Iterator[None]:
     """Fail a passing test whose replayed cassette still holds unplayed interactions."""
     yield
@@ -318,25 +357,23 @@ def _tooltape_cassette_guard(request: pytest.FixtureRequest, vcr: Any) -> Iterat
 
 
 @pytest.fixture
-def openai_client(request: pytest.FixtureRequest, record_mode: str) -> openai.OpenAI:
+def openai_client(vcr: Any) -> openai.OpenAI:
     """An OpenAI client: the real key when recording, a placeholder when replaying.
 
     ``OPENAI_BASE_URL`` is honoured (the SDK reads it), so recording can target
     any server, a loopback one included.
     """
-    key = os.environ.get("OPENAI_API_KEY")
-    state = request.node.stash.get(_STATE, None)
-    cassette_exists = bool(state and state.source is not None)
-    recording = record_mode in ("all", "rewrite", "new_episodes") or (
-        record_mode == "once" and not cassette_exists
-    )
-    if recording and not key:
+    key = os.environ.get(KEY_VARIABLE)
+    replaying = vcr is not None and bool(getattr(vcr, "write_protected", False))
+    if not replaying and not key:
+        mode = getattr(getattr(vcr, "record_mode", None), "value", None)
+        doing = f"Recording ({mode!r} mode)" if mode else "Calling the API with recording disabled"
         pytest.fail(
-            f"Recording ({record_mode!r} mode) needs OPENAI_API_KEY: set it to a real key "
+            f"{doing} needs OPENAI_API_KEY: set it to a real key "
             "(or, with OPENAI_BASE_URL pointing at a local server, to any value).",
             pytrace=False,
         )
-    return _openai_client(key if recording and key else REPLAY_API_KEY)
+    return _openai_client(REPLAY_API_KEY if replaying or not key else key)
 
 
 @functools.cache
