@@ -22,7 +22,7 @@ from tooltape.tools.shell import local_shell_tool
 @pytest.mark.parametrize("kind", sorted(canonical_tools()))
 def test_hosted_spec(kind: str, wire_snapshot: WireSnapshot) -> None:
     adapter = OpenAIAdapter("gpt-5")
-    wire_snapshot(adapter.hosted_tool_codecs[kind].serialize(canonical_tools()[kind]))
+    assert adapter.hosted_tool_codecs[kind].serialize(canonical_tools()[kind]) == wire_snapshot
 
 
 @dataclass(frozen=True)
@@ -60,4 +60,4 @@ def test_request_body(wire_snapshot: WireSnapshot, tmp_path: Path) -> None:
         ],
     )
     body = OpenAIAdapter("gpt-5").build_request(prompt, Ticket("Login fails"), tool_choice="lookup")
-    wire_snapshot(body)
+    assert body == wire_snapshot

@@ -13,7 +13,7 @@ from syrupy.terminal import disable_color
 
 from tooltape import MarkdownSection, Prompt
 from tooltape.adapters.openai import OpenAIAdapter
-from tooltape.testing.snapshots import WireSnapshot, WireSnapshotExtension, dump_wire_json
+from tooltape.testing.snapshots import WireSnapshotExtension, dump_wire_json
 from tooltape.tools.web_search import DomainFilter, WebSearchConfig, web_search_tool
 
 pytest_plugins = ["pytester"]
@@ -79,15 +79,18 @@ def test_diff_lines_name_the_changed_fields_before_the_line_diff() -> None:
     new = dump_wire_json({"type": "web_search", "filters": {"allowed_domains": ["b.com"]}})
     with disable_color():
         lines = list(extension.diff_lines(new, old))
-    assert lines[:3] == [
+    assert lines[:4] == [
         "Wire fields that changed (snapshot -> received):",
         '~ filters.allowed_domains[0]: "a.com" -> "b.com"',
+        "If the change is intended, run `pytest --snapshot-update` and review the changed "
+        ".json file.",
         "",
     ]
-    assert any('"b.com"' in line for line in lines[3:])
+    assert any('"b.com"' in line for line in lines[4:])
     with disable_color():
         missing = list(extension.diff_lines(new, ""))
     assert not any(line.startswith("Wire fields") for line in missing)
+    assert missing[0] == "Write it with `pytest --snapshot-update`, then review the new .json file."
 
 
 # --- the fixture in a project -------------------------------------------------
@@ -106,13 +109,13 @@ def _tool():
 
 def test_web_search_spec(wire_snapshot):
     adapter = OpenAIAdapter("gpt-4o")
-    wire_snapshot(adapter.hosted_tool_codecs["web_search"].serialize(_tool()))
+    assert adapter.hosted_tool_codecs["web_search"].serialize(_tool()) == wire_snapshot
 
 
 def test_first_request(wire_snapshot):
     section = MarkdownSection(title="Task", key="task", template="Search.", hosted_tools=[_tool()])
     prompt = Prompt(ns="demo", key="search", sections=[section])
-    wire_snapshot(OpenAIAdapter("gpt-4o").build_request(prompt), name="search")
+    assert OpenAIAdapter("gpt-4o").build_request(prompt) == wire_snapshot(name="search")
 """
 
 
@@ -197,8 +200,9 @@ def test_wire_snapshot_lifecycle(pytester: pytest.Pytester) -> None:
     changed.assert_outcomes(failed=2)
     output = changed.stdout.str()
     assert output.count("Wire fields that changed (snapshot -> received):") == 2
-    assert 'E       + filters.allowed_domains[1]: "b.com"\n' in output
-    assert 'E       + tools[0].filters.allowed_domains[1]: "b.com"\n' in output
+    changed_lines = [line.removeprefix("E").strip() for line in output.splitlines()]
+    assert '+ filters.allowed_domains[1]: "b.com"' in changed_lines
+    assert '+ tools[0].filters.allowed_domains[1]: "b.com"' in changed_lines
     assert spec_file.read_bytes() == before
 
     # 5. A snapshot no test asks for is reported (and fails the run).
@@ -219,14 +223,21 @@ def test_wire_snapshot_lifecycle(pytester: pytest.Pytester) -> None:
     assert not request_file.exists()
 
 
-def test_wire_snapshot_refuses_python_objects_before_touching_syrupy() -> None:
-    class NoSyrupy:
-        def use_extension(self, extension: object) -> NoSyrupy:
-            return self
+def test_a_python_object_fails_the_assertion_naming_the_field(pytester: pytest.Pytester) -> None:
+    pytester.makeconftest("from tooltape.testing.snapshots import wire_snapshot  # noqa: F401\n")
+    pytester.makepyfile(
+        test_config="""
+from tooltape.tools.web_search import WebSearchConfig
 
-    check = WireSnapshot(NoSyrupy())  # type: ignore[arg-type]
-    with pytest.raises(TypeError, match=r"config is a WebSearchConfig, not JSON data"):
-        check({"config": WebSearchConfig()})
+
+def test_config(wire_snapshot):
+    assert {"config": WebSearchConfig()} == wire_snapshot
+"""
+    )
+    result = _run(pytester, "--snapshot-update")
+    result.assert_outcomes(failed=1)
+    result.stdout.fnmatch_lines(["*config is a WebSearchConfig, not JSON data*"])
+    assert not Path(pytester.path, "__snapshots__").exists()
 
 
 def test_wire_snapshots_are_written_under_xdist(pytester: pytest.Pytester) -> None:

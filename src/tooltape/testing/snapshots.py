@@ -1,11 +1,18 @@
 """Wire-format snapshots: one pretty, key-sorted JSON file per serialized spec.
 
-``wire_snapshot(spec)`` compares a JSON tree (a hosted tool's serialized spec,
-a ``build_request`` body) with ``__snapshots__/<test module>/<test>.json``.
-A missing or different file fails the test with a field-level diff;
-``pytest --snapshot-update`` (syrupy's flag) writes the files, and syrupy
-reports files no test asks for any more. A reviewer reads one small JSON file
-per changed wire spec.
+The ``wire_snapshot`` fixture is syrupy's ``snapshot`` with tooltape's JSON
+extension, so syrupy's idiom is the API::
+
+    def test_search_spec(wire_snapshot):
+        assert codec.serialize(tool) == wire_snapshot
+        assert adapter.build_request(prompt) == wire_snapshot(name="request")
+
+Each snapshot is ``__snapshots__/<test module>/<test>.json`` (then
+``<test>.1.json``..., or ``<test>[request].json`` with a name). A missing or
+different file fails the test with the changed fields named
+(``~ tools[0].filters.allowed_domains[0]: "a.com" -> "b.com"``);
+``pytest --snapshot-update`` writes the files, and syrupy reports files no
+test asks for any more. A reviewer reads one small JSON file per change.
 """
 
 from __future__ import annotations
@@ -13,12 +20,11 @@ from __future__ import annotations
 import json
 import math
 from collections.abc import Iterator, Mapping, Sequence
-from typing import Any, cast
+from typing import TypeAlias, cast
 
 import pytest
 from syrupy.assertion import SnapshotAssertion
 from syrupy.extensions.json import JSONSnapshotExtension
-from syrupy.terminal import disable_color
 from syrupy.types import PropertyFilter, PropertyMatcher, SerializableData, SerializedData
 
 from tooltape.testing.matching import diff_json, format_differences, format_path
@@ -95,53 +101,32 @@ class WireSnapshotExtension(JSONSnapshotExtension):
     def diff_lines(
         self, serialized_data: SerializedData, snapshot_data: SerializedData
     ) -> Iterator[str]:
-        """The fields that changed (snapshot -> received), then syrupy's line diff."""
-        old, new = _parse(snapshot_data), _parse(serialized_data)
-        if snapshot_data and old is not None and new is not None:
-            diffs = diff_json(old, new)
+        """The fields that changed (snapshot -> received) and what to run, then syrupy's diff."""
+        if not snapshot_data:
+            yield "Write it with `pytest --snapshot-update`, then review the new .json file."
+        else:
+            old, new = _parse(snapshot_data), _parse(serialized_data)
+            diffs = diff_json(old, new) if old is not None and new is not None else None
             if diffs:
                 yield "Wire fields that changed (snapshot -> received):"
                 yield from format_differences(diffs).splitlines()
-                yield ""
+            yield (
+                "If the change is intended, run `pytest --snapshot-update` and review the "
+                "changed .json file."
+            )
+        yield ""
         yield from super().diff_lines(serialized_data, snapshot_data)
 
 
-class WireSnapshot:
-    """What the ``wire_snapshot`` fixture gives: call it with the JSON to check.
-
-    ``wire_snapshot(spec)`` stores ``<test>.json`` (then ``<test>.1.json``...
-    for more calls); ``wire_snapshot(spec, name="web_search")`` stores
-    ``<test>[web_search].json``. ``snapshot`` is the underlying syrupy
-    assertion, for ``assert spec == wire_snapshot.snapshot``.
-    """
-
-    def __init__(self, snapshot: SnapshotAssertion) -> None:
-        self.snapshot = snapshot.use_extension(WireSnapshotExtension)
-
-    def __call__(self, spec: Mapping[str, Any] | Sequence[Any], *, name: str | None = None) -> None:
-        """Assert ``spec`` matches its snapshot; ``AssertionError`` with the diff if not."""
-        __tracebackhide__ = True
-        _check_tree(spec, ())  # a TypeError here beats a traceback inside syrupy
-        assertion = self.snapshot(name=name) if name else self.snapshot
-        matched = assertion == spec
-        if matched:
-            return
-        with disable_color():
-            lines = assertion.get_assert_diff()
-        label = f"Wire snapshot {name!r}" if name else "Wire snapshot"
-        raise AssertionError(
-            "\n".join(
-                [
-                    f"{label} does not match the serialized spec.",
-                    *lines,
-                    "If the wire change is intended, run `pytest --snapshot-update` and review "
-                    "the changed .json files.",
-                ]
-            )
-        )
+WireSnapshot: TypeAlias = SnapshotAssertion
+"""What the ``wire_snapshot`` fixture is: a syrupy ``SnapshotAssertion`` (for annotations)."""
 
 
 @pytest.fixture
 def wire_snapshot(snapshot: SnapshotAssertion) -> WireSnapshot:
-    """Check a serialized wire spec against ``__snapshots__/<module>/<test>.json``."""
-    return WireSnapshot(snapshot)
+    """syrupy's ``snapshot`` storing wire JSON: ``assert spec == wire_snapshot``.
+
+    Files are ``__snapshots__/<module>/<test>.json``; ``pytest --snapshot-update``
+    writes them.
+    """
+    return snapshot.use_extension(WireSnapshotExtension)
