@@ -141,8 +141,9 @@ def test_the_output_is_the_adapters_request(cli: Callable[..., Run], tmp_path: P
         (
             "cli_specs_prompts:nope",
             1,
-            ["has no attribute 'nope'", "prompts it defines: ASK, PLAIN"],
+            ["module cli_specs_prompts has no attribute 'nope'", "prompts it defines: ASK, PLAIN"],
         ),
+        ("cli_specs_prompts.py:nope", 1, ["cli_specs_prompts.py has no attribute 'nope'"]),
         ("cli_specs_prompts:NUMBER", 1, ["type int, not a Prompt", "zero-argument callable"]),
         ("cli_specs_prompts:needs_argument", 1, ["needs arguments", "defaults"]),
         ("cli_specs_prompts:explodes", 1, ["RuntimeError: no prompt today"]),
@@ -158,6 +159,7 @@ def test_errors_name_the_target_and_what_to_do(
     assert run.err.startswith("tooltape specs: error: ")
     for text in says:
         assert text in run.err
+    assert "_tooltape_" not in run.err  # never a module name the user did not write
     if code == 1:
         assert repr(target) in run.err
 

@@ -112,13 +112,13 @@ def _prompts_in(module: ModuleType) -> list[str]:
     )
 
 
-def _attribute(spec: str, module: ModuleType, attribute: str) -> object:
+def _attribute(spec: str, module: ModuleType, attribute: str, where: str) -> object:
     value: object = module
     for part in attribute.split("."):
         if not hasattr(value, part):
             prompts = _prompts_in(module)
             hint = f"prompts it defines: {', '.join(prompts)}" if prompts else "check the name"
-            raise CliError(f"{spec!r}: {module.__name__} has no attribute {attribute!r}; {hint}")
+            raise CliError(f"{spec!r}: {where} has no attribute {attribute!r}; {hint}")
         value = getattr(value, part)
     return value
 
@@ -162,12 +162,11 @@ def _as_target(spec: str, value: object) -> PromptTarget:
 def resolve_target(spec: str) -> PromptTarget:
     """The prompt (and parameters) ``spec`` names; errors say what was asked and what to do."""
     module_name, attribute = split_target(spec)
-    module = (
-        _import_file(spec, module_name)
-        if _is_file(module_name)
-        else _import_dotted(spec, module_name)
-    )
-    value = _attribute(spec, module, attribute)
+    if _is_file(module_name):
+        module, where = _import_file(spec, module_name), module_name
+    else:
+        module, where = _import_dotted(spec, module_name), f"module {module_name}"
+    value = _attribute(spec, module, attribute, where)
     if _prompt(value) is None and callable(value):
         return _as_target(spec, _call(spec, value))
     return _as_target(spec, value)
