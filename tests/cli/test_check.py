@@ -51,18 +51,20 @@ def test_check_on_the_repo_passes_fast_and_quietly(
     assert run.err == ""  # no progress bar, no noise: stderr is not a TTY here
     assert run.out.startswith("cassettes: ./cassettes (")
     header = next(line for line in run.out.splitlines() if line.startswith("kind"))
-    for column in ("spec snapshot", "replay", "failure semantics", "streamed"):
+    for column in ("coverage", "spec snapshot", "replay", "failure semantics", "streamed"):
         assert column in header
     rows = _rows(run.out)
     assert sorted(rows) == KINDS
     for kind, cells in rows.items():
-        assert cells[1] == "ok", kind
-        assert cells[2].startswith("ok ("), kind
-        assert cells[3] == "ok", kind
+        assert cells[1] == "recorded", kind
+        assert cells[2] == "ok", kind
+        assert cells[3].startswith("ok ("), kind
+        assert cells[4] == "ok", kind
     # streamed is informative: kinds without a streamed recording still pass
-    assert rows["code_interpreter"][4] == "no"
-    assert rows["web_search"][4].startswith("yes")
-    assert "every contract holds" in run.out
+    assert rows["code_interpreter"][5] == "no"
+    assert rows["web_search"][5].startswith("yes")
+    assert f"{len(KINDS)} covered kinds: every contract holds" in run.out
+    assert "not covered" not in run.out
 
 
 def test_columns_are_aligned(cli: Callable[..., Run], monkeypatch: pytest.MonkeyPatch) -> None:
@@ -100,22 +102,25 @@ def test_a_drifted_spec_fails_with_the_diff_under_the_table(
 
     assert run.code == 1
     rows = _rows(run.out)
-    assert rows["web_search"][1] == "FAIL"
-    assert rows["file_search"][1] == "ok"
+    assert rows["web_search"][2] == "FAIL"
+    assert rows["file_search"][2] == "ok"
     below = run.out.split("web_search: spec snapshot failed", 1)[1]
-    assert "search_context_size" in below and "--update-specs" in below
-    assert "1 of 6 kinds failed (web_search)" in run.out
+    assert "search_context_size" in below
+    assert f"`tooltape check {corpus} --update-specs`" in below
+    assert "--snapshot-update" not in run.out
+    assert f"1 of {len(KINDS)} covered kinds failed (web_search)" in run.out
 
 
 def test_update_specs_rewrites_the_snapshot(cli: Callable[..., Run], corpus: Path) -> None:
     spec = corpus / "specs" / "web_search.json"
-    spec.unlink()
+    before = spec.read_text()
+    spec.write_text(before.replace("python.org", "example.org"))
     assert cli("check", str(corpus)).code == 1
 
     run = cli("check", str(corpus), "--update-specs")
     assert run.code == 0, run.out
-    assert _rows(run.out)["web_search"][1] == "written"
-    assert json.loads(spec.read_text())["kind"] == "web_search"
+    assert _rows(run.out)["web_search"][2] == "written"
+    assert spec.read_text() == before
     assert cli("check", str(corpus)).code == 0
 
 
@@ -127,11 +132,17 @@ def test_a_kind_without_recordings_fails_with_how_to_add_one(
             text = path.read_text().replace('"image_generation_call"', '"unknown_call"')
             path.write_text(text)
 
+    # the spec snapshot still covers the kind; without a recording its replay is not checked
     run = cli("check", str(corpus))
+    assert run.code == 0, run.out
+    row = _rows(run.out)["image_generation"]
+    assert row[1] == "snapshot" and row[3] == "- (no recording)"
 
-    assert run.code == 1
-    assert _rows(run.out)["image_generation"][2] == "FAIL"
-    reason = run.out.split("image_generation: replay failed", 1)[1]
+    # required, it fails saying how to add a recording
+    required = cli("check", str(corpus), "--strict")
+    assert required.code == 1
+    assert _rows(required.out)["image_generation"][3] == "FAIL"
+    reason = required.out.split("image_generation: replay failed", 1)[1]
     assert "tooltape import" in reason and "--record-mode=once" in reason
 
 
@@ -178,3 +189,69 @@ def test_a_progress_bar_on_a_terminal_only(
     assert "[" in drawn and "/" in drawn and "#" in drawn
     assert drawn.endswith("\r\033[K")  # erased once done
     assert "\r" not in run.out  # the table itself is untouched
+
+
+def _user_project(root: Path, pyproject: str = "") -> Path:
+    """A project that recorded one web search test, and nothing else yet."""
+    folder = root / "cassettes" / "tests" / "test_weather"
+    folder.mkdir(parents=True)
+    shutil.copy(REPO / "cassettes" / "imported" / "model_web_search_tool.json", folder)
+    if pyproject:
+        (root / "pyproject.toml").write_text(pyproject, encoding="utf-8")
+    return root
+
+
+def test_a_user_project_passes_covering_only_what_it_recorded(
+    cli: Callable[..., Run], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    monkeypatch.chdir(_user_project(tmp_path))
+    run = cli("check")
+    assert run.code == 0, run.out
+    rows = _rows(run.out)
+    assert rows["web_search"][1:4] == [
+        "recorded",
+        "- (no snapshot)",
+        "ok (2 call(s) in 1 cassette(s))",
+    ]
+    for kind in KINDS:
+        if kind != "web_search":
+            assert rows[kind][1] == "not covered", kind
+    assert "not covered: " in run.out and "required_kinds" in run.out
+    assert "web_search: no snapshot: write cassettes/specs/web_search.json with" in run.out
+    assert "1 covered kind: every contract holds" in run.out
+
+    written = cli("check", "--update-specs")
+    assert written.code == 0
+    assert sorted(p.name for p in (tmp_path / "cassettes" / "specs").iterdir()) == [
+        "web_search.json"
+    ]
+    assert _rows(cli("check").out)["web_search"][2] == "ok"
+
+
+def test_required_kinds_come_from_the_project_settings(
+    cli: Callable[..., Run], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    monkeypatch.chdir(_user_project(tmp_path, '[tool.tooltape]\nrequired_kinds = ["mcp"]\n'))
+    run = cli("check")
+    assert run.code == 1
+    assert "settings: [tool.tooltape] in" in run.out
+    assert _rows(run.out)["mcp"][1] == "required"
+    assert "mcp: replay failed" in run.out and "--record-mode=once" in run.out
+
+    strict = _user_project(tmp_path / "strict", "[tool.tooltape]\nstrict = true\n")
+    monkeypatch.chdir(strict)
+    assert all(row[1] == "required" for row in _rows(cli("check").out).values())
+
+
+def test_bad_project_settings_are_usage_errors_naming_the_file(
+    cli: Callable[..., Run], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    monkeypatch.chdir(_user_project(tmp_path, '[tool.tooltape]\nrequired_kinds = ["nope"]\n'))
+    run = cli("check")
+    assert run.code == 2
+    assert "pyproject.toml" in run.err and "'nope'" in run.err and "web_search" in run.err
+
+    (tmp_path / "pyproject.toml").write_text('[tool.tooltape]\ncodecs = ["missing_mod:X"]\n')
+    run = cli("check")
+    assert run.code == 2
+    assert "importing missing_mod failed" in run.err

@@ -1,8 +1,13 @@
-"""``tooltape check [DIR] [--update-specs]``: the contract matrix of every registered kind.
+"""``tooltape check [DIR] [--strict] [--update-specs]``: the contract matrix of a project.
 
-Each row is one hosted tool kind of the adapter's codec registry; the columns
-are its spec snapshot, the replay of its recorded calls through the codec, its
-failure semantics, and whether a streamed recording exists (informative only).
+Each row is one hosted tool kind of the adapter's codec registry plus the
+project's own codecs (``[tool.tooltape] codecs``). A kind the project covers
+(its cassettes hold a call of it, its spec is snapshotted, or it is listed in
+``required_kinds``) is checked: its spec snapshot, the replay of its recorded
+calls through the codec, and its failure semantics; whether a streamed
+recording exists is informative only. Every other kind is shown as not
+covered, with how to cover it. Exit 1 when a covered or required kind fails;
+``--strict`` requires every registered kind.
 """
 
 from __future__ import annotations
@@ -10,23 +15,25 @@ from __future__ import annotations
 import argparse
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
 
-from tooltape.adapters.codec import HostedToolCodec
-from tooltape.adapters.openai.codecs.registry import default_hosted_tool_codecs
 from tooltape.cli.errors import EXIT_FAILURE, EXIT_OK, UsageError
-from tooltape.cli.folders import cassette_folder
+from tooltape.cli.folders import cassette_folder, project_settings
 from tooltape.cli.terminal import Cell, Console, Progress, plural, table
 from tooltape.testing.contracts import (
     ContractReport,
+    ContractSetupError,
+    ContractSubject,
     KindReport,
     Outcome,
     cassette_files,
+    cli_update,
     load_corpus,
+    project_subjects,
     run_contracts,
 )
+from tooltape.testing.settings import ProjectSettings
 
-HEADERS = ("kind", "spec snapshot", "replay", "failure semantics", "streamed")
+HEADERS = ("kind", "coverage", "spec snapshot", "replay", "failure semantics", "streamed")
 _COLUMNS = (("spec snapshot", "spec"), ("replay", "replay"), ("failure semantics", "failure"))
 
 
@@ -39,15 +46,30 @@ def configure(parser: argparse.ArgumentParser) -> None:
         help="folder of cassettes (default: ./cassettes, else the cassettes bundled with tooltape)",
     )
     parser.add_argument(
+        "--strict",
+        action="store_true",
+        help="require every registered kind (as `strict = true` in [tool.tooltape] does)",
+    )
+    parser.add_argument(
         "--update-specs",
         action="store_true",
-        help="rewrite DIR/specs/<kind>.json from the codecs (review the diff before committing)",
+        help="rewrite the spec snapshots (DIR/specs/<kind>.json) of the covered kinds from the "
+        "codecs; review the diff before committing",
     )
     parser.set_defaults(handler=_handle)
 
 
 def _handle(args: argparse.Namespace, console: Console) -> int:
-    return run_check(args.directory, update_specs=args.update_specs, console=console)
+    return run_check(
+        args.directory, update_specs=args.update_specs, strict=args.strict, console=console
+    )
+
+
+def _subjects(settings: ProjectSettings) -> dict[str, ContractSubject]:
+    try:
+        return project_subjects(settings.codecs, settings.root)
+    except ContractSetupError as exc:
+        raise UsageError(f"{settings.describe()}: {exc}") from exc
 
 
 def run_check(
@@ -55,30 +77,39 @@ def run_check(
     *,
     update_specs: bool,
     console: Console,
-    codecs: Mapping[str, HostedToolCodec[Any, Any]] | None = None,
+    strict: bool = False,
+    subjects: Mapping[str, ContractSubject] | None = None,
 ) -> int:
-    """Run the contracts over the folder, print the matrix; 1 when any contract fails."""
+    """Run the contracts over the folder, print the matrix; 1 when a covered kind fails."""
     folder = cassette_folder(directory, command="check", allow_bundled=True)
     if update_specs and folder.origin == "bundled":
         raise UsageError(
             "--update-specs rewrites spec snapshots, and there is no ./cassettes here: "
             "pass the folder you own (e.g. `tooltape check cassettes --update-specs`)"
         )
-    registry = dict(default_hosted_tool_codecs() if codecs is None else codecs)
+    settings = project_settings()
+    chosen = dict(_subjects(settings) if subjects is None else subjects)
+    required = set(chosen) if strict or settings.strict else set(settings.required_kinds)
     files = cassette_files(folder.path)
-    progress = Progress(console.err, len(files) + len(registry))
+    progress = Progress(console.err, len(files) + len(chosen))
     try:
         corpus = load_corpus(folder.path, progress.track(files, lambda path: path.name))
         report = run_contracts(
             folder.path,
-            codecs=registry,
+            subjects=chosen,
+            required=required,
             update_specs=update_specs,
+            update_hint=cli_update(folder.path),
             corpus=corpus,
             on_kind=progress.advance,
         )
+    except ContractSetupError as exc:
+        raise UsageError(f"{settings.describe()}: {exc}") from exc
     finally:
         progress.close()
     console.print(f"cassettes: {folder.describe()} ({plural(len(files), 'file')})")
+    if settings.source is not None:
+        console.print(f"settings: {settings.describe()}")
     console.print()
     for line in render_report(report, console, update_specs=update_specs):
         console.print(line)
@@ -86,6 +117,8 @@ def run_check(
 
 
 def _status(outcome: Outcome, *, show_detail: bool = False) -> Cell:
+    if outcome.neutral:
+        return Cell(f"- ({outcome.detail.split(':', 1)[0]})", "dim")
     if not outcome.ok:
         return Cell("FAIL", "red")
     if outcome.detail.startswith("written "):
@@ -100,8 +133,11 @@ def _streamed(outcome: Outcome) -> Cell:
 
 
 def _row(kind: KindReport) -> list[Cell]:
+    if not kind.covered:
+        return [Cell(kind.kind, "dim"), Cell("not covered", "dim")] + [Cell("-", "dim")] * 4
     return [
         Cell(kind.kind, None if kind.ok else "red"),
+        Cell(kind.coverage),
         _status(kind.spec),
         _status(kind.replay, show_detail=True),
         _status(kind.failure),
@@ -110,11 +146,18 @@ def _row(kind: KindReport) -> list[Cell]:
 
 
 def _failures(kind: KindReport) -> list[tuple[str, str]]:
-    return [
-        (column, getattr(kind, attribute).detail)
-        for column, attribute in _COLUMNS
-        if not getattr(kind, attribute).ok
-    ]
+    failures: list[tuple[str, str]] = []
+    for column, attribute in _COLUMNS:
+        outcome: Outcome = getattr(kind, attribute)
+        if not outcome.ok and not outcome.neutral:
+            failures.append((column, outcome.detail))
+    return failures
+
+
+NOT_COVERED_HINT = (
+    "cover one by recording a test that uses it (`pytest --record-mode=once`), or list it in "
+    "required_kinds under [tool.tooltape] to make check insist on it (--strict: every kind)"
+)
 
 
 def render_report(report: ContractReport, console: Console, *, update_specs: bool) -> list[str]:
@@ -122,6 +165,15 @@ def render_report(report: ContractReport, console: Console, *, update_specs: boo
     style = console.style
     lines = table(HEADERS, [_row(kind) for kind in report.kinds], style)
     lines.append(style.paint("streamed is informative: it never fails the check", "dim"))
+    if report.not_covered:
+        names = ", ".join(kind.kind for kind in report.not_covered)
+        lines.append("")
+        lines.append(style.paint(f"not covered: {names}", "dim"))
+        lines.append(style.paint(f"  {NOT_COVERED_HINT}", "dim"))
+    for kind in report.covered:
+        if kind.spec.neutral:
+            lines.append("")
+            lines.append(style.paint(f"{kind.kind}: {kind.spec.detail}", "yellow"))
     failing = [kind for kind in report.kinds if not kind.ok]
     for kind in failing:
         for column, detail in _failures(kind):
@@ -138,7 +190,8 @@ def render_report(report: ContractReport, console: Console, *, update_specs: boo
     lines.append(_summary(report, failing, console))
     if update_specs:
         lines.append(
-            f"spec snapshots rewritten under {Path(report.root) / 'specs'}: review the diff"
+            f"spec snapshots of the covered kinds rewritten under {Path(report.root) / 'specs'}: "
+            "review the diff"
         )
     return lines
 
@@ -149,12 +202,16 @@ def _unreadable(path: Path, reason: str) -> str:
 
 
 def _summary(report: ContractReport, failing: list[KindReport], console: Console) -> str:
-    total = plural(len(report.kinds), "kind")
+    covered = plural(len(report.covered), "covered kind")
     if report.ok:
-        return console.style.paint(f"{total}: every contract holds", "green")
+        if not report.covered:
+            return console.style.paint(
+                "no kind is covered yet: record a test that uses a hosted tool", "yellow"
+            )
+        return console.style.paint(f"{covered}: every contract holds", "green")
     parts: list[str] = []
     if failing:
-        parts.append(f"{len(failing)} of {total} failed ({', '.join(k.kind for k in failing)})")
+        parts.append(f"{len(failing)} of {covered} failed ({', '.join(k.kind for k in failing)})")
     if report.unreadable:
         parts.append(f"{plural(len(report.unreadable), 'cassette')} unreadable")
     return console.style.paint("; ".join(parts), "red")

@@ -1,10 +1,13 @@
 """Contract checks for hosted tool codecs: used by ``tooltape check`` and by pytest.
 
 Reuse them for your own codec by subclassing
-:class:`~tooltape.testing.contracts.suite.HostedToolCodecContract`.
+:class:`~tooltape.testing.contracts.suite.HostedToolCodecContract`, and list
+it in ``[tool.tooltape] codecs`` so ``tooltape check`` covers it too.
 """
 
 from tooltape.testing.contracts.checks import (
+    PYTEST_UPDATE,
+    Coverage,
     KindReport,
     Outcome,
     check_failure_semantics,
@@ -12,25 +15,49 @@ from tooltape.testing.contracts.checks import (
     check_replay,
     check_spec,
     check_streamed,
+    cli_update,
     failed_variant,
+    spec_document,
+    spec_path,
 )
 from tooltape.testing.contracts.corpus import Corpus, cassette_files, load_corpus
 from tooltape.testing.contracts.matrix import ContractReport, run_contracts
+from tooltape.testing.contracts.subjects import (
+    ContractSetupError,
+    ContractSubject,
+    builtin_subjects,
+    load_subject,
+    project_subjects,
+    representative_tool,
+    snapshot_stem,
+)
 from tooltape.testing.contracts.suite import HostedToolCodecContract
 
 __all__ = [
+    "PYTEST_UPDATE",
     "ContractReport",
+    "ContractSetupError",
+    "ContractSubject",
     "Corpus",
+    "Coverage",
     "HostedToolCodecContract",
     "KindReport",
     "Outcome",
+    "builtin_subjects",
     "cassette_files",
     "check_failure_semantics",
     "check_kind",
     "check_replay",
     "check_spec",
     "check_streamed",
+    "cli_update",
     "failed_variant",
     "load_corpus",
+    "load_subject",
+    "project_subjects",
+    "representative_tool",
     "run_contracts",
+    "snapshot_stem",
+    "spec_document",
+    "spec_path",
 ]

@@ -1,11 +1,14 @@
-"""The contract every registered hosted tool kind must keep, as plain functions.
+"""The contract every hosted tool kind a project uses must keep, as plain functions.
 
 For one kind: its wire spec matches the reviewed snapshot; its recorded
 answers replay through the codec into typed outputs; the failure semantics
 hold (a failed call item becomes a failed ``ToolResult`` carrying the
 provider's error, a raising hook never aborts an evaluation, an unknown kind
 fails before anything is sent); and whether a streamed recording exists.
-Both ``tooltape check`` and the pytest contract suite run these.
+Every check but the spec snapshot reads the project's own recordings: none
+depends on a synthetic sample of a kind the project never recorded. Both
+``tooltape check`` and the pytest contract suite run these; each says how to
+fix a failure with the command of where it is shown (``update_hint``).
 """
 
 from __future__ import annotations
@@ -16,7 +19,7 @@ import json
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from tooltape.adapters.codec import HostedToolCodec
 from tooltape.adapters.openai import OpenAIAdapter
@@ -25,18 +28,36 @@ from tooltape.prompt import HostedTool, Prompt, PromptEvaluationError, Section, 
 from tooltape.runtime import Session
 from tooltape.testing.cassette import write_atomic
 from tooltape.testing.contracts.corpus import SPEC_DIR_NAME, Corpus, items_of
+from tooltape.testing.contracts.subjects import ContractSubject, snapshot_stem
 from tooltape.testing.matching import diff_json, format_differences
 from tooltape.testing.provider.faults import ProviderFaults, response_json
 
 CONTRACT_ERROR_CODE = "tooltape_contract_failure"
+PYTEST_UPDATE = "`pytest --snapshot-update`"
+"""How a spec snapshot is rewritten where the pytest suite reports it."""
+
+
+def cli_update(folder: Path) -> str:
+    """How a spec snapshot is rewritten where ``tooltape check`` reports it."""
+    return f"`tooltape check {folder} --update-specs`"
 
 
 @dataclass(frozen=True, slots=True)
 class Outcome:
-    """One cell of the contract matrix: passed or not, and why."""
+    """One cell of the contract matrix: passed or not, and why.
+
+    A ``neutral`` outcome is neither: the check had nothing to run on (a kind
+    with a snapshot but no recording) and never fails the kind.
+    """
 
     ok: bool
     detail: str
+    neutral: bool = False
+
+
+Coverage = Literal["required", "recorded", "snapshot", "not covered"]
+"""Why a kind is in the contract: the project requires it, recorded it, or
+snapshotted its spec; or it is not covered (shown, never checked)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,45 +69,63 @@ class KindReport:
     replay: Outcome
     failure: Outcome
     streamed: Outcome
+    coverage: Coverage = "recorded"
+
+    @property
+    def covered(self) -> bool:
+        return self.coverage != "not covered"
 
     @property
     def ok(self) -> bool:
-        return self.spec.ok and self.replay.ok and self.failure.ok
+        if not self.covered:
+            return True
+        return all(o.ok or o.neutral for o in (self.spec, self.replay, self.failure))
 
 
-def spec_path(spec_dir: Path, kind: str) -> Path:
-    """Where ``kind``'s spec snapshot lives."""
-    return spec_dir / f"{kind}.json"
+def spec_path(spec_dir: Path, subject: ContractSubject) -> Path:
+    """Where ``subject``'s spec snapshot lives (see :func:`snapshot_stem`)."""
+    return spec_dir / f"{snapshot_stem(subject)}.json"
+
+
+def spec_document(subject: ContractSubject) -> dict[str, Any]:
+    """What a spec snapshot file holds: the kind, the codec, the tool and its spec."""
+    codec = type(subject.codec)
+    return {
+        "kind": subject.kind,
+        "codec": f"{codec.__module__}.{codec.__qualname__}",
+        "tool": subject.tool.name,
+        "spec": subject.codec.serialize(subject.tool),
+    }
 
 
 def check_spec(
-    codec: HostedToolCodec[Any, Any], tool: HostedTool[Any], spec_dir: Path, *, update: bool
+    subject: ContractSubject, spec_dir: Path, *, update: bool, update_hint: str
 ) -> Outcome:
-    """The codec's spec for ``tool`` equals ``specs/<kind>.json`` (rewritten when ``update``)."""
-    current = codec.serialize(tool)
-    path = spec_path(spec_dir, codec.kind)
+    """The codec's spec for the subject's tool equals its snapshot (rewritten when ``update``).
+
+    ``update_hint`` is the command that rewrites snapshots where the outcome is shown.
+    """
+    document = spec_document(subject)
+    path = spec_path(spec_dir, subject)
     if update:
-        document = {"kind": codec.kind, "tool": tool.name, "spec": current}
         write_atomic(path, json.dumps(document, indent=2, sort_keys=True) + "\n")
         return Outcome(True, f"written {path}")
     if not path.is_file():
         return Outcome(
-            False,
-            f"no spec snapshot {path}: write it with `tooltape check --update-specs "
-            f"{spec_dir.parent}` (or `pytest --snapshot-update`) and review the diff",
+            False, f"no spec snapshot {path}: write it with {update_hint} and review the file"
         )
     try:
         recorded = json.loads(path.read_text(encoding="utf-8"))["spec"]
     except (ValueError, KeyError, TypeError) as exc:
         return Outcome(
-            False, f"{path} is not a spec snapshot ({exc}); rewrite it with --update-specs"
+            False, f"{path} is not a spec snapshot ({exc}): rewrite it with {update_hint}"
         )
-    differences = diff_json(recorded, current, volatile=())
+    differences = diff_json(recorded, document["spec"], volatile=())
     if differences:
         return Outcome(
             False,
             f"wire spec drifted from {path}:\n{format_differences(differences)}\n"
-            "review the change, then rewrite the snapshot with --update-specs",
+            f"if the change is intended, rewrite the snapshot with {update_hint} and review it",
         )
     return Outcome(True, f"matches {path.name}")
 
@@ -95,18 +134,22 @@ def _is_typed(output: object) -> bool:
     return dataclasses.is_dataclass(output) and not isinstance(output, type)
 
 
+def not_recorded(codec: HostedToolCodec[Any, Any], corpus: Corpus) -> str:
+    """Why a check needing a recording of ``codec``'s kind could not run, and the fix."""
+    return (
+        f"no cassette under {corpus.root} holds a {'/'.join(codec.item_types)} item: record "
+        "one (`pytest --record-mode=once` in a test that uses this kind) or import one "
+        f"with `tooltape import SRC --out {corpus.root}`"
+    )
+
+
 def check_replay(
     codec: HostedToolCodec[Any, Any], tool: HostedTool[Any], corpus: Corpus
 ) -> Outcome:
     """Every recorded call item of the kind parses into a typed, non-``None`` output."""
     exchanges = corpus.with_items_of(codec)
     if not exchanges:
-        return Outcome(
-            False,
-            f"no cassette under {corpus.root} holds a {'/'.join(codec.item_types)} item: record "
-            "one (`pytest --record-mode=once` in a test that uses this kind) or import one "
-            "with `tooltape import SRC --out " + str(corpus.root) + "`",
-        )
+        return Outcome(False, not_recorded(codec, corpus))
     calls = 0
     for exchange in exchanges:
         where = f"{exchange.path.name} #{exchange.answer.index}"
@@ -154,7 +197,9 @@ def check_failure_semantics(
         for item in items_of(corpus.with_items_of(codec))
         if field(item, "type") in codec.item_types
     ]
-    sample = as_dict(recorded[0]) if recorded else {"type": codec.item_types[0], "id": "synthetic"}
+    if not recorded:
+        return Outcome(False, not_recorded(codec, corpus))
+    sample = as_dict(recorded[0])
     failed = codec.parse_calls([failed_variant(sample)], None)
     if not failed or failed[0].success:
         return Outcome(False, "a call item with status 'failed' was read as a success")
@@ -166,7 +211,10 @@ def check_failure_semantics(
     codecs = dict(registry)
     codecs[codec.kind] = codec
     faults.script(faults.ok(response_json(output=[sample, *_answer_items()])))
-    adapter = OpenAIAdapter("gpt-5", client=faults.client(max_retries=0), hosted_tool_codecs=codecs)
+    # No capability table: the contract is the codec's, whatever a model accepts.
+    adapter = OpenAIAdapter(
+        "gpt-5", client=faults.client(max_retries=0), hosted_tool_codecs=codecs, capabilities={}
+    )
     session = Session()
     try:
         adapter.evaluate(_prompt_with(tool), session=session, tool_hooks=[_raising_hook])
@@ -179,7 +227,9 @@ def check_failure_semantics(
         return Outcome(False, "a raising hook did not turn the call into a failed result")
 
     without = {kind: c for kind, c in codecs.items() if kind != codec.kind}
-    blind = OpenAIAdapter("gpt-5", client=faults.client(max_retries=0), hosted_tool_codecs=without)
+    blind = OpenAIAdapter(
+        "gpt-5", client=faults.client(max_retries=0), hosted_tool_codecs=without, capabilities={}
+    )
     sent_before = len(faults.calls)
     try:
         blind.evaluate(_prompt_with(tool))
@@ -214,20 +264,51 @@ def check_streamed(codec: HostedToolCodec[Any, Any], corpus: Corpus) -> Outcome:
 
 
 def check_kind(
-    codec: HostedToolCodec[Any, Any],
-    tool: HostedTool[Any],
+    subject: ContractSubject,
     corpus: Corpus,
     *,
     spec_dir: Path | None = None,
     registry: Mapping[str, HostedToolCodec[Any, Any]] | None = None,
     update_specs: bool = False,
+    update_hint: str = PYTEST_UPDATE,
+    required: bool = False,
 ) -> KindReport:
-    """The whole contract of one kind."""
+    """The contract of one kind, as far as the project covers it.
+
+    A kind is covered when it is ``required``, when the corpus holds a call of
+    it, or when its spec snapshot exists; an uncovered kind is reported as
+    such and not checked. What is missing (a recording, a spec snapshot) fails
+    a required kind and leaves a neutral cell, with how to add it, otherwise;
+    a snapshot that exists and differs always fails.
+    """
+    codec, tool = subject.codec, subject.tool
     specs = spec_dir if spec_dir is not None else corpus.root / SPEC_DIR_NAME
+    recorded = bool(corpus.with_items_of(codec))
+    coverage: Coverage
+    if required:
+        coverage = "required"
+    elif recorded:
+        coverage = "recorded"
+    elif spec_path(specs, subject).is_file():
+        coverage = "snapshot"
+    else:
+        coverage = "not covered"
+    if coverage == "not covered":
+        idle = Outcome(True, "not covered", neutral=True)
+        return KindReport(codec.kind, idle, idle, idle, Outcome(False, "-"), coverage)
+    if required or update_specs or spec_path(specs, subject).is_file():
+        spec = check_spec(subject, specs, update=update_specs, update_hint=update_hint)
+    else:
+        path = spec_path(specs, subject)
+        spec = Outcome(True, f"no snapshot: write {path} with {update_hint}", neutral=True)
+    if not recorded and not required:
+        idle = Outcome(True, "no recording", neutral=True)
+        return KindReport(codec.kind, spec, idle, idle, Outcome(False, "-"), coverage)
     return KindReport(
         kind=codec.kind,
-        spec=check_spec(codec, tool, specs, update=update_specs),
+        spec=spec,
         replay=check_replay(codec, tool, corpus),
         failure=check_failure_semantics(codec, tool, corpus, registry=registry or {}),
         streamed=check_streamed(codec, corpus),
+        coverage=coverage,
     )

@@ -1,18 +1,27 @@
-"""Run the contract of every registered kind over a cassette folder."""
+"""Run the contract of every registered kind over a project's cassette folder."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from tooltape.adapters.codec import HostedToolCodec
-from tooltape.adapters.openai.codecs.registry import default_hosted_tool_codecs
 from tooltape.prompt import HostedTool
-from tooltape.testing.contracts.checks import KindReport, Outcome, check_kind
+from tooltape.testing.contracts.checks import (
+    PYTEST_UPDATE,
+    KindReport,
+    Outcome,
+    check_kind,
+)
 from tooltape.testing.contracts.corpus import Corpus, load_corpus
-from tooltape.testing.kinds import canonical_tools
+from tooltape.testing.contracts.subjects import (
+    ContractSetupError,
+    ContractSubject,
+    builtin_subjects,
+    subjects_from,
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -25,40 +34,73 @@ class ContractReport:
 
     @property
     def ok(self) -> bool:
+        """Every covered or required kind keeps its contract, and every cassette reads."""
         return not self.unreadable and all(kind.ok for kind in self.kinds)
 
+    @property
+    def covered(self) -> tuple[KindReport, ...]:
+        return tuple(kind for kind in self.kinds if kind.covered)
 
-def _missing_tool(kind: str) -> KindReport:
-    why = Outcome(
-        False,
-        f"no representative tool for kind {kind!r}: pass one (tools={{{kind!r}: ...}}) so "
-        "its spec can be snapshotted and its outputs read",
-    )
-    return KindReport(kind, why, why, why, Outcome(False, "-"))
+    @property
+    def not_covered(self) -> tuple[KindReport, ...]:
+        return tuple(kind for kind in self.kinds if not kind.covered)
+
+
+def _unusable(kind: str, why: str) -> KindReport:
+    failed = Outcome(False, why)
+    return KindReport(kind, failed, failed, failed, Outcome(False, "-"), "required")
 
 
 def run_contracts(
     root: Path,
     *,
+    subjects: Mapping[str, ContractSubject] | None = None,
     codecs: Mapping[str, HostedToolCodec[Any, Any]] | None = None,
     tools: Mapping[str, HostedTool[Any]] | None = None,
+    required: Collection[str] = (),
     update_specs: bool = False,
+    update_hint: str = PYTEST_UPDATE,
     corpus: Corpus | None = None,
     on_kind: Callable[[str], None] | None = None,
 ) -> ContractReport:
-    """Check every kind of ``codecs`` (default: the OpenAI adapter's) against ``root``."""
-    registry = dict(default_hosted_tool_codecs() if codecs is None else codecs)
-    representative = {**canonical_tools(), **(tools or {})}
+    """Check every kind against the cassettes under ``root``.
+
+    The kinds are ``subjects`` (default: the built-in kinds), or explicit
+    ``codecs`` with representative ``tools``. Kinds in ``required`` must keep
+    their whole contract; others are checked as far as the project covers
+    them (see :func:`~tooltape.testing.contracts.checks.check_kind`).
+    """
+    if subjects is None and codecs is not None:
+        chosen: Mapping[str, ContractSubject | str] = subjects_from(codecs, tools)
+    else:
+        chosen = dict(builtin_subjects() if subjects is None else subjects)
+    unknown = sorted(set(required) - set(chosen))
+    if unknown:
+        raise ContractSetupError(
+            f"required kind(s) {', '.join(map(repr, unknown))} are not registered; "
+            f"the registered kinds are: {', '.join(sorted(chosen))}"
+        )
+    registry = {
+        kind: subject.codec
+        for kind, subject in chosen.items()
+        if isinstance(subject, ContractSubject)
+    }
     loaded = corpus if corpus is not None else load_corpus(root)
     reports: list[KindReport] = []
-    for kind, codec in sorted(registry.items()):
+    for kind, subject in sorted(chosen.items()):
         if on_kind is not None:
             on_kind(kind)
-        tool = representative.get(kind)
-        if tool is None:
-            reports.append(_missing_tool(kind))
+        if isinstance(subject, str):
+            reports.append(_unusable(kind, subject))
             continue
         reports.append(
-            check_kind(codec, tool, loaded, registry=registry, update_specs=update_specs)
+            check_kind(
+                subject,
+                loaded,
+                registry=registry,
+                update_specs=update_specs,
+                update_hint=update_hint,
+                required=kind in required,
+            )
         )
     return ContractReport(root, tuple(reports), loaded.unreadable)

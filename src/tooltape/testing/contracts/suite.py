@@ -1,15 +1,24 @@
 """``HostedToolCodecContract``: the contract suite as a pytest base class.
 
-Subclass it in a test module for your own codec (the way langchain's
-standard tests are reused)::
+Subclass it in a test module for your own codec::
 
-    class TestMySearchCodec(HostedToolCodecContract):
-        codec = MySearchCodec()
-        tool = my_search_tool(MySearchConfig(...))
-        cassette_dir = Path(__file__).parent / "cassettes"
+    class TestAcmeSearchCodec(HostedToolCodecContract):
+        codec = AcmeSearchCodec()
+        tool = acme_search_tool(AcmeSearchConfig(region="eu"))
 
-Each test fails with a message that says how to fix it (record a cassette,
-review and rewrite the spec snapshot with ``--snapshot-update``...).
+- ``test_spec_matches_snapshot``: the codec's spec of ``tool`` equals its
+  snapshot under ``<cassettes>/specs/`` (``pytest --snapshot-update`` writes it);
+- ``test_recordings_replay_into_typed_outputs``: every recorded call of the
+  kind parses into a typed output;
+- ``test_failure_semantics``: a failed call item, a raising hook and an
+  unknown kind behave as DESIGN promises.
+
+``cassette_dir`` defaults to the project's cassette folder (``cassette_dir``
+in ``[tool.tooltape]``, else ``cassettes``). ``tool`` defaults to the codec's
+``canonical_tool`` (or, for a built-in codec, the kind's canonical tool).
+Name the class in ``[tool.tooltape] codecs`` (``"tests.test_acme:TestAcmeSearchCodec"``)
+and ``tooltape check`` checks the same codec and tool against the same snapshot
+file: the two never write different content to one file.
 """
 
 from __future__ import annotations
@@ -23,37 +32,80 @@ from tooltape.adapters.codec import HostedToolCodec
 from tooltape.adapters.openai.codecs.registry import default_hosted_tool_codecs
 from tooltape.prompt import HostedTool
 from tooltape.testing.contracts.checks import (
+    PYTEST_UPDATE,
     check_failure_semantics,
     check_replay,
     check_spec,
 )
 from tooltape.testing.contracts.corpus import SPEC_DIR_NAME, Corpus, load_corpus
+from tooltape.testing.contracts.subjects import (
+    ContractSetupError,
+    ContractSubject,
+    representative_tool,
+)
 
 
 class HostedToolCodecContract:
     """Spec snapshot, replay through the codec, and failure semantics for one codec."""
 
     codec: ClassVar[HostedToolCodec[Any, Any]]
-    tool: ClassVar[HostedTool[Any]]
-    cassette_dir: ClassVar[Path]
+    tool: ClassVar[HostedTool[Any] | None] = None
+    cassette_dir: ClassVar[Path | str | None] = None
+
+    @classmethod
+    def subject(cls, *, origin: str | None = None) -> ContractSubject:
+        """The codec and tool this class holds to the contract."""
+        codec = getattr(cls, "codec", None)
+        if codec is None:
+            raise ContractSetupError(f"{cls.__name__} sets no codec: add `codec = YourCodec()`")
+        tool = cls.tool if cls.tool is not None else representative_tool(codec)
+        if tool is None:
+            raise ContractSetupError(
+                f"{cls.__name__} sets no tool and {type(codec).__name__} has no "
+                "canonical_tool: add `tool = your_tool(YourConfig(...))`"
+            )
+        return ContractSubject(
+            codec, tool, origin=origin or f"{cls.__module__}.{cls.__qualname__}", owner=cls.__name__
+        )
 
     @pytest.fixture(scope="class")
     @classmethod
-    def contract_corpus(cls) -> Corpus:
-        """Every Responses answer recorded under ``cassette_dir``."""
-        return load_corpus(Path(cls.cassette_dir))
+    def contract_folder(cls, request: pytest.FixtureRequest) -> Path:
+        """The cassette folder: ``cassette_dir``, else the project's."""
+        if cls.cassette_dir is not None:
+            return Path(cls.cassette_dir)
+        from tooltape.testing.plugin import project_settings
 
-    def test_spec_matches_snapshot(self, request: pytest.FixtureRequest) -> None:
+        settings = project_settings(request.config)
+        return Path(str(request.config.rootpath)) / settings.cassette_dir
+
+    @pytest.fixture(scope="class")
+    @classmethod
+    def contract_corpus(cls, contract_folder: Path) -> Corpus:
+        """Every Responses answer recorded under the cassette folder."""
+        return load_corpus(contract_folder)
+
+    def test_spec_matches_snapshot(
+        self, request: pytest.FixtureRequest, contract_folder: Path
+    ) -> None:
         update = bool(request.config.getoption("--snapshot-update", default=False))
-        spec_dir = Path(self.cassette_dir) / SPEC_DIR_NAME
-        outcome = check_spec(self.codec, self.tool, spec_dir, update=update)
+        outcome = check_spec(
+            self.subject(),
+            contract_folder / SPEC_DIR_NAME,
+            update=update,
+            update_hint=PYTEST_UPDATE,
+        )
         assert outcome.ok, outcome.detail
 
     def test_recordings_replay_into_typed_outputs(self, contract_corpus: Corpus) -> None:
-        outcome = check_replay(self.codec, self.tool, contract_corpus)
+        subject = self.subject()
+        outcome = check_replay(subject.codec, subject.tool, contract_corpus)
         assert outcome.ok, outcome.detail
 
     def test_failure_semantics(self, contract_corpus: Corpus) -> None:
-        registry = {**default_hosted_tool_codecs(), self.codec.kind: self.codec}
-        outcome = check_failure_semantics(self.codec, self.tool, contract_corpus, registry=registry)
+        subject = self.subject()
+        registry = {**default_hosted_tool_codecs(), subject.kind: subject.codec}
+        outcome = check_failure_semantics(
+            subject.codec, subject.tool, contract_corpus, registry=registry
+        )
         assert outcome.ok, outcome.detail
