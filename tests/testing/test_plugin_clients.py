@@ -167,6 +167,22 @@ def test_own_clients_record_then_replay_with_no_key_and_no_network(
     assert f"KEY-SEEN {REPLAY_API_KEY}" in replay.stdout.str()
     assert not REPLAY_API_KEY.startswith("sk-")
 
+    # the main job passes there: web_search is covered, every other kind is not
+    check = project.run("tooltape", "check")
+    assert check.ret == 0, check.stdout.str()
+    rows = {
+        line.split()[0]: line.split()[1]
+        for line in check.stdout.lines
+        if line and line.split()[0] in {"web_search", "mcp", "file_search", "shell"}
+    }
+    assert rows == {
+        "web_search": "recorded",
+        "mcp": "not",
+        "file_search": "not",
+        "shell": "not",
+    }
+    assert "1 covered kind: every contract holds" in check.stdout.str()
+
 
 def test_the_placeholder_lives_for_the_replayed_test_only(
     project: pytest.Pytester, monkeypatch: pytest.MonkeyPatch

@@ -223,6 +223,42 @@ def test_wire_snapshot_lifecycle(pytester: pytest.Pytester) -> None:
     assert not request_file.exists()
 
 
+def test_the_request_tools_idiom(
+    pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    pytester.makeconftest("from tooltape.testing.snapshots import wire_snapshot  # noqa: F401\n")
+    module = """
+import os
+from tooltape import MarkdownSection, Prompt
+from tooltape.adapters.openai import OpenAIAdapter
+from tooltape.tools.web_search import DomainFilter, WebSearchConfig, WebSearchSection
+
+
+def test_tools(wire_snapshot):
+    domain = os.environ.get("TT_DOMAIN", "weather.gov")
+    prompt = Prompt(ns="demo", key="weather", sections=[
+        MarkdownSection(title="Task", template="Weather?"),
+        WebSearchSection(WebSearchConfig(domain_filter=DomainFilter(allowed=(domain,)))),
+    ])
+    body = OpenAIAdapter("gpt-4o").build_request(prompt)
+    assert body["tools"] == wire_snapshot
+"""
+    pytester.makepyfile(test_tools=module)
+    _run(pytester, "--snapshot-update").assert_outcomes(passed=1)
+    stored = Path(pytester.path, "__snapshots__", "test_tools", "test_tools.json")
+    assert json.loads(stored.read_text()) == [
+        {"type": "web_search", "filters": {"allowed_domains": ["weather.gov"]}}
+    ]
+    _run(pytester).assert_outcomes(passed=1)
+
+    monkeypatch.setenv("TT_DOMAIN", "noaa.gov")
+    drifted = _run(pytester)
+    drifted.assert_outcomes(failed=1)
+    lines = [line.removeprefix("E").strip() for line in drifted.stdout.lines]
+    assert '~ [0].filters.allowed_domains[0]: "weather.gov" -> "noaa.gov"' in lines
+    assert any("pytest --snapshot-update" in line for line in lines)
+
+
 def test_a_python_object_fails_the_assertion_naming_the_field(pytester: pytest.Pytester) -> None:
     pytester.makeconftest("from tooltape.testing.snapshots import wire_snapshot  # noqa: F401\n")
     pytester.makepyfile(
