@@ -13,6 +13,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from tooltape.tools.context_match import AnchorSearch, LineSearch
+
 _ENVELOPE = ("*** Begin Patch", "*** End Patch", "*** Update File:", "*** Add File:")
 _END_OF_FILE = "*** End of File"
 
@@ -85,36 +87,13 @@ def _parse_sections(diff: str) -> list[_Section]:
     return [s for s in sections if s.started or s.anchors]
 
 
+# Exact first, then ignoring trailing and finally surrounding whitespace, so a
+# model that lost indentation still patches the intended lines.
 _MATCHERS: tuple[Callable[[str], str], ...] = (
     lambda text: text,
     lambda text: text.rstrip(),
     lambda text: text.strip(),
 )
-
-
-def _find_block(lines: list[str], block: list[str], start: int, at_end: bool) -> int | None:
-    # Exact first, then ignoring trailing and finally surrounding whitespace, so
-    # a model that lost indentation still patches the intended lines.
-    last = len(lines) - len(block)
-    candidates = [last] if at_end else range(start, last + 1)
-    for normalise in _MATCHERS:
-        wanted = [normalise(text) for text in block]
-        for index in candidates:
-            if (
-                index >= start
-                and [normalise(t) for t in lines[index : index + len(block)]] == wanted
-            ):
-                return index
-    return None
-
-
-def _find_anchor(lines: list[str], anchor: str, start: int) -> int | None:
-    for whole_line in (True, False):
-        for index in range(start, len(lines)):
-            line = lines[index]
-            if (line.strip() == anchor) if whole_line else (anchor in line):
-                return index
-    return None
 
 
 def _describe(section: _Section, number: int) -> str:
@@ -124,7 +103,10 @@ def _describe(section: _Section, number: int) -> str:
 
 
 def apply_update(text: str, diff: str, *, path: str) -> str:
-    """``text`` with an ``update_file`` diff applied; raises ``PatchError`` if it does not fit."""
+    """``text`` with an ``update_file`` diff applied; raises ``PatchError`` if it does not fit.
+
+    Time is linear in the lengths of ``text`` and ``diff``.
+    """
     newline = "\r\n" if "\r\n" in text else "\n"
     lines = text.split(newline)
     ends_with_newline = bool(lines) and lines[-1] == ""
@@ -133,10 +115,15 @@ def apply_update(text: str, diff: str, *, path: str) -> str:
     sections = _parse_sections(diff)
     if not sections:
         raise PatchError(f"The update_file diff for {path} has no changes; send '-'/'+' lines.")
-    cursor = 0
+    # Every search runs on the original lines after the cursor, which no
+    # earlier section changed; the result is assembled once, left to right.
+    searches = [LineSearch(lines, normalise) for normalise in _MATCHERS]
+    anchors = AnchorSearch(lines)
+    result: list[str] = []
+    cursor = copied = 0
     for number, section in enumerate(sections, start=1):
         for anchor in section.anchors:
-            found = _find_anchor(lines, anchor, cursor)
+            found = anchors.find(anchor, cursor)
             if found is None:
                 raise PatchError(
                     f"{path}: section {number}: no line matching '@@ {anchor}' after line "
@@ -146,13 +133,23 @@ def apply_update(text: str, diff: str, *, path: str) -> str:
         if not section.old:
             position = len(lines) if section.at_end else cursor
         else:
-            found = _find_block(lines, section.old, cursor, section.at_end)
+            found = _find_block(searches, section, cursor)
             if found is None:
                 raise PatchError(
                     f"{path}: the diff does not match the file at {_describe(section, number)}\n"
                     "Re-read the file and send context and '-' lines exactly as they are."
                 )
             position = found
-        lines[position : position + len(section.old)] = section.new
-        cursor = position + len(section.new)
-    return newline.join(lines) + (newline if ends_with_newline or not text else "")
+        result.extend(lines[copied:position])
+        result.extend(section.new)
+        copied = cursor = position + len(section.old)
+    result.extend(lines[copied:])
+    return newline.join(result) + (newline if ends_with_newline or not text else "")
+
+
+def _find_block(searches: list[LineSearch], section: _Section, start: int) -> int | None:
+    for search in searches:
+        found = search.find(section.old, start, at_end=section.at_end)
+        if found is not None:
+            return found
+    return None
