@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any, cast
 
@@ -178,3 +180,55 @@ def test_symlink_inside_the_root_is_followed_but_delete_removes_the_link(workspa
     assert "return 3" in (workspace / "app.py").read_text()
     assert patch(workspace, "delete_file", "alias.py").success
     assert not (workspace / "alias.py").is_symlink() and (workspace / "app.py").exists()
+
+
+def mode(path: Path) -> int:
+    return path.stat().st_mode & 0o7777
+
+
+@pytest.fixture
+def umask_022() -> Iterator[None]:
+    previous = os.umask(0o022)
+    try:
+        yield
+    finally:
+        os.umask(previous)
+
+
+def test_update_keeps_the_file_mode(workspace: Path) -> None:
+    script = workspace / "run.sh"
+    script.write_text("#!/bin/sh\necho one\n")
+    script.chmod(0o755)
+    private = workspace / "secret.cfg"
+    private.write_text("token = a\n")
+    private.chmod(0o640)
+    assert patch(workspace, "update_file", "run.sh", "@@\n-echo one\n+echo two\n").success
+    assert patch(workspace, "update_file", "secret.cfg", "-token = a\n+token = b\n").success
+    assert script.read_text() == "#!/bin/sh\necho two\n"
+    assert (mode(script), mode(private)) == (0o755, 0o640)
+    assert sorted(p.name for p in workspace.iterdir()) == ["app.py", "run.sh", "secret.cfg"]
+
+
+def test_update_of_a_read_only_file_keeps_it_read_only(workspace: Path) -> None:
+    frozen = workspace / "frozen.txt"
+    frozen.write_text("a\n")
+    frozen.chmod(0o444)
+    assert patch(workspace, "update_file", "frozen.txt", "-a\n+b\n").success
+    assert (frozen.read_text(), mode(frozen)) == ("b\n", 0o444)
+
+
+@pytest.mark.usefixtures("umask_022")
+def test_created_files_follow_the_umask_like_any_new_file(workspace: Path) -> None:
+    assert patch(workspace, "create_file", "new/tool.py", "+print(1)\n").success
+    (workspace / "by_hand.py").write_text("print(1)\n")
+    assert mode(workspace / "new" / "tool.py") == mode(workspace / "by_hand.py") == 0o644
+    os.umask(0o077)
+    assert patch(workspace, "create_file", "private.txt", "+x\n").success
+    assert mode(workspace / "private.txt") == 0o600
+
+
+def test_text_utf8_cannot_encode_is_refused_by_name(workspace: Path) -> None:
+    before = snapshot(workspace)
+    result = patch(workspace, "create_file", "odd.txt", "+half \ud83d\n")
+    assert not result.success and "odd.txt" in result.message and "UTF-8" in result.message
+    assert snapshot(workspace) == before

@@ -8,7 +8,8 @@ is read or written.
 from __future__ import annotations
 
 import os
-import tempfile
+import secrets
+import stat
 from pathlib import Path, PurePosixPath, PureWindowsPath
 
 
@@ -66,20 +67,34 @@ class Workspace:
             raise WorkspaceError(f"{relative} is not UTF-8 text ({exc.reason}).") from exc
 
     def write_text(self, relative: str, text: str, *, create: bool) -> None:
-        """Write ``text`` atomically; ``create`` refuses an existing file, else requires one."""
+        """Write ``text`` atomically; ``create`` refuses an existing file, else requires one.
+
+        An update keeps the file's permission bits; a new file gets the bits an
+        ordinary file creation gives (``0o666`` less the umask).
+        """
         path = self.resolve(relative)
         if create and path.exists():
             raise WorkspaceError(f"{relative} already exists; use update_file to change it.")
         if not create and not path.is_file():
             raise WorkspaceError(f"{relative} does not exist; use create_file to add it.")
-        path.parent.mkdir(parents=True, exist_ok=True)
-        handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
         try:
-            with os.fdopen(handle, "w", encoding="utf-8", newline="") as stream:
-                stream.write(text)
+            data = text.encode("utf-8")
+        except UnicodeEncodeError as exc:
+            raise WorkspaceError(
+                f"{relative}: the new text holds {exc.object[exc.start : exc.end]!r}, which "
+                "UTF-8 cannot encode; send the characters themselves."
+            ) from None
+        mode = None if create else stat.S_IMODE(path.stat().st_mode)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        temporary, handle = _create_beside(path)
+        try:
+            if mode is not None:
+                os.fchmod(handle, mode)
+            with os.fdopen(handle, "wb") as stream:
+                stream.write(data)
             os.replace(temporary, path)
         except BaseException:
-            Path(temporary).unlink(missing_ok=True)
+            temporary.unlink(missing_ok=True)
             raise
 
     def delete(self, relative: str) -> None:
@@ -89,3 +104,14 @@ class Workspace:
             raise WorkspaceError(f"{relative} is not an existing file; nothing was deleted.")
         link = self._candidate(relative)
         (link if link.is_symlink() else path).unlink()
+
+
+def _create_beside(path: Path) -> tuple[Path, int]:
+    # Not mkstemp: it creates files 0600 whatever the umask says, and a new
+    # file should look like one any other program would have created.
+    while True:
+        temporary = path.with_name(f".{path.name}.{secrets.token_hex(4)}.tmp")
+        try:
+            return temporary, os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
+        except FileExistsError:
+            continue
