@@ -8,8 +8,6 @@ here, through an executor (by default a subprocess per command).
 from __future__ import annotations
 
 import os
-import signal
-import subprocess
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Protocol
@@ -18,6 +16,7 @@ from tooltape.prompt import HostedTool, PromptValidationError, ToolContext, Tool
 from tooltape.prompt.section import EnabledPredicate
 from tooltape.tools.client import ClientExecutedTool
 from tooltape.tools.hosted_section import HostedToolSection
+from tooltape.tools.local_command import DEFAULT_MAX_OUTPUT_BYTES, run_command
 from tooltape.tools.rendering import JsonRendered
 from tooltape.tools.validation import (
     MemoryLimit,
@@ -88,12 +87,17 @@ class ShellCall:
 
 @dataclass(frozen=True, slots=True)
 class ShellOutput:
-    """What one command printed and how it ended (``exit_code`` is ``None`` on timeout)."""
+    """What one command printed and how it ended (``exit_code`` is ``None`` on timeout).
+
+    ``truncated`` says part of the output was left out (the executor's limit
+    or the call's ``max_output_length``).
+    """
 
     stdout: str = ""
     stderr: str = ""
     exit_code: int | None = None
     timed_out: bool = False
+    truncated: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -158,28 +162,29 @@ class ShellExecutor(Protocol):
     def __call__(self, command: str, *, cwd: Path | None, timeout_s: float) -> ShellOutput: ...
 
 
-def run_in_subprocess(command: str, *, cwd: Path | None, timeout_s: float) -> ShellOutput:
-    """Run ``command`` with ``/bin/sh -c``; on timeout the whole process group is killed."""
-    process = subprocess.Popen(
-        ["/bin/sh", "-c", command],
-        cwd=cwd,
-        stdin=subprocess.DEVNULL,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        start_new_session=True,
+def run_in_subprocess(
+    command: str,
+    *,
+    cwd: Path | None,
+    timeout_s: float,
+    max_output_bytes: int = DEFAULT_MAX_OUTPUT_BYTES,
+) -> ShellOutput:
+    """Run ``command`` with ``/bin/sh -c`` in its own session.
+
+    At ``timeout_s`` the whole process tree is killed (also children that
+    left the group or still hold the output pipes) and the output read so
+    far is returned, without waiting for the pipes to close. Of stdout and
+    of stderr, the first ``max_output_bytes`` are kept and the rest is read
+    and dropped; a note at the end of the text says how much. For another
+    limit, pass ``functools.partial(run_in_subprocess, max_output_bytes=...)``
+    as the executor.
+    """
+    run = run_command(
+        ["/bin/sh", "-c", command], cwd=cwd, timeout_s=timeout_s, max_output_bytes=max_output_bytes
     )
-    try:
-        out, err = process.communicate(timeout=timeout_s)
-    except subprocess.TimeoutExpired:
-        # Killing only the shell would leave its children holding the pipes open.
-        os.killpg(process.pid, signal.SIGKILL)
-        out, err = process.communicate()
-        return ShellOutput(_decode(out), _decode(err), None, timed_out=True)
-    return ShellOutput(_decode(out), _decode(err), process.returncode)
-
-
-def _decode(data: bytes) -> str:
-    return data.decode("utf-8", errors="replace")
+    return ShellOutput(
+        run.stdout_text(), run.stderr_text(), run.exit_code, run.timed_out, run.truncated
+    )
 
 
 def _clip(output: ShellOutput, limit: int | None) -> ShellOutput:
@@ -187,11 +192,15 @@ def _clip(output: ShellOutput, limit: int | None) -> ShellOutput:
         return output
     stdout = output.stdout[:limit]
     stderr = output.stderr[: max(0, limit - len(stdout))]
-    return ShellOutput(stdout, stderr, output.exit_code, output.timed_out)
+    return ShellOutput(stdout, stderr, output.exit_code, output.timed_out, truncated=True)
 
 
 def _summary(result: ShellResult) -> str:
-    ends = ["timed out" if o.timed_out else f"exit {o.exit_code}" for o in result.outputs]
+    ends = [
+        ("timed out" if o.timed_out else f"exit {o.exit_code}")
+        + (" (output truncated)" if o.truncated else "")
+        for o in result.outputs
+    ]
     return f"Ran {len(result.outputs)} command(s): {', '.join(ends)}."
 
 
