@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import http.server
 import threading
 import time
 from collections.abc import Iterator
@@ -366,3 +367,35 @@ def test_bad_http_declarations_are_refused_when_built(
         assert fragment in message
     assert "break-secret" not in message
     assert "42" not in message
+
+
+class EchoingRefusal(http.server.BaseHTTPRequestHandler):
+    """Refuses every request with a reason phrase that repeats its Authorization header."""
+
+    def do_POST(self) -> None:
+        self.send_response(401, self.headers.get("Authorization", ""))
+        self.send_header("Content-Length", "0")
+        self.end_headers()
+
+    do_GET = do_DELETE = do_POST
+
+    def log_message(self, format: str, *args: Any) -> None:
+        pass
+
+
+def test_a_reason_phrase_that_echoes_a_header_is_not_shown() -> None:
+    with http.server.ThreadingHTTPServer(("127.0.0.1", 0), EchoingRefusal) as echo:
+        thread = threading.Thread(target=echo.serve_forever, daemon=True)
+        thread.start()
+        try:
+            url = f"http://127.0.0.1:{echo.server_address[1]}/mcp"
+            section = McpServerSection("echo", url=url, headers={"Authorization": SECRET})
+            with pytest.raises(McpServerError) as caught, section:
+                pass
+        finally:
+            echo.shutdown()
+            thread.join()
+
+    message = str(caught.value)
+    assert "(the server answered HTTP 401 Unauthorized)" in message
+    assert "s3cret" not in message

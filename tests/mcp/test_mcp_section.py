@@ -66,7 +66,7 @@ def test_without_a_filter_every_tool_is_exposed() -> None:
     with demo_section() as section:
         names = {t.remote_name for t in section.tools()}
 
-    assert names == {"get_time", "add", "fail", "pid", "nap", "crash"}
+    assert names == {"get_time", "add", "fail", "pid", "nap", "spawn", "crash"}
 
 
 def test_an_unknown_filter_name_names_the_server_and_its_tools_and_stops_it() -> None:
@@ -79,7 +79,7 @@ def test_an_unknown_filter_name_names_the_server_and_its_tools_and_stops_it() ->
     message = str(caught.value)
     assert "'demo'" in message
     assert "'get_weather'" in message
-    assert "add, crash, fail, get_time, nap, pid" in message
+    assert "add, crash, fail, get_time, nap, pid, spawn" in message
     assert not section.started
     assert wait_no_new_children(before) == set()
 

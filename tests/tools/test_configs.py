@@ -17,7 +17,7 @@ from tooltape.tools.file_search import (
     FilterGroup,
 )
 from tooltape.tools.image_generation import ImageGenerationConfig
-from tooltape.tools.mcp import HostedMcpConfig, McpApprovalPolicy
+from tooltape.tools.mcp import HostedMcpConfig, McpApprovalPolicy, hosted_mcp_tool
 from tooltape.tools.shell import ContainerAuto, ContainerReference, ShellConfig
 from tooltape.tools.web_search import DomainFilter, GeoHint, WebSearchConfig
 
@@ -136,3 +136,18 @@ def test_configs_are_frozen_slotted_dataclasses(config: Any) -> None:
     field = dataclasses.fields(config)[0].name
     with pytest.raises(dataclasses.FrozenInstanceError):
         setattr(config, field, None)
+
+
+def test_hosted_mcp_reprs_and_errors_never_show_header_or_authorization_values() -> None:
+    config = HostedMcpConfig(
+        "docs",
+        server_url=URL,
+        headers={"X-Api-Key": "hdr-secret-value-77"},
+        authorization="auth-secret-value-88",
+    )
+    texts = [repr(config), repr(hosted_mcp_tool(config)), str(config)]
+    assert "headers=['X-Api-Key']" in texts[0] and "authorization='***'" in texts[0]
+    assert [t for t in texts if "secret-value" in t] == []
+    with pytest.raises(PromptValidationError, match="authorization") as caught:
+        HostedMcpConfig("docs", server_url=URL, authorization=b"auth-secret-value-88")  # type: ignore[arg-type]
+    assert "secret-value" not in str(caught.value)

@@ -41,13 +41,14 @@ _FORBID = ConfigDict(extra="forbid")
 
 
 @with_config(_FORBID)
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, repr=False)
 class McpServerEntry:
     """``mcp_servers[]``: an MCP server, given by exactly one of ``command`` or ``url``.
 
     ``command`` (with ``args``, ``env``, ``cwd``) is a stdio server tooltape
     starts (``command: python`` means this interpreter); ``url`` (with
     ``headers``) is a server that already runs, reached over streamable HTTP.
+    The repr shows the names of ``env`` and ``headers``, never their values.
     """
 
     name: StrictStr
@@ -60,6 +61,14 @@ class McpServerEntry:
     cwd: StrictStr | None = None
     startup_timeout_sec: Seconds = 30.0
     call_timeout_sec: Seconds = 60.0
+
+    def __repr__(self) -> str:
+        shown = {
+            f.name: list(value) if f.name in ("env", "headers") and value is not None else value
+            for f in dataclasses.fields(self)
+            for value in [getattr(self, f.name)]
+        }
+        return f"McpServerEntry({', '.join(f'{k}={v!r}' for k, v in shown.items())})"
 
 
 @with_config(_FORBID)

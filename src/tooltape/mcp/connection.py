@@ -75,8 +75,10 @@ class McpConnection:
     HTTP session and closes the HTTP client, and the loop thread, and is
     idempotent. A stdio server's stderr goes to a temporary file, so its
     logs do not interleave with the caller's output and remain readable
-    through ``stderr_tail()``. Header values of a ``ServerUrl`` are kept out
-    of every error message.
+    through ``stderr_tail()``. Header values of a ``ServerUrl`` and ``env``
+    values of a ``ServerCommand`` are kept out of every error message. A
+    stdio server is started in its own process group, and stopping it kills
+    whatever it started as well.
     """
 
     def __init__(
@@ -138,22 +140,27 @@ class McpConnection:
         if running.ready.done() and running.ready.exception() is None:
             started = running.ready.result()
             return started.tools, started.instructions
-        problem = self.endpoint.scrub(self._startup_problem(running))
+        problem = self._startup_problem(running)
         self.close()
         if isinstance(self.endpoint, ServerUrl):
             if running.http_error is not None:
                 problem += f" (the server answered HTTP {running.http_error})"
             raise McpServerError(
-                f"{self._label()} could not be reached: {problem}.\nCheck that the server is "
-                "running and listening at that address, that the path is its MCP endpoint "
-                "(often /mcp), that it speaks MCP over streamable HTTP, and that the headers "
-                "it needs (e.g. Authorization) are given."
+                self.endpoint.scrub(
+                    f"{self._label()} could not be reached: {problem}.\nCheck that the server "
+                    "is running and listening at that address, that the path is its MCP "
+                    "endpoint (often /mcp), that it speaks MCP over streamable HTTP, and that "
+                    "the headers it needs (e.g. Authorization) are given."
+                )
             )
         tail = self._last_stderr.strip()
         raise McpServerError(
-            f"{self._label()} did not start: {problem}."
-            + (f" Its stderr ends with:\n{tail}" if tail else " It wrote nothing to stderr.")
-            + "\nCheck the command, its arguments and environment; run it by hand to see it fail."
+            self.endpoint.scrub(
+                f"{self._label()} did not start: {problem}."
+                + (f" Its stderr ends with:\n{tail}" if tail else " It wrote nothing to stderr.")
+                + "\nCheck the command, its arguments and environment; run it by hand to see it "
+                "fail."
+            )
         )
 
     def _startup_problem(self, running: _Running) -> str:
@@ -205,8 +212,10 @@ class McpConnection:
         except concurrent.futures.TimeoutError:
             future.cancel()
             raise McpServerError(
-                f"{self._label()} did not answer a call of {name!r} within "
-                f"{self.call_timeout_sec:g} seconds."
+                self.endpoint.scrub(
+                    f"{self._label()} did not answer a call of {name!r} within "
+                    f"{self.call_timeout_sec:g} seconds."
+                )
             ) from None
         except Exception as exc:
             detail = _describe(exc)
@@ -221,7 +230,7 @@ class McpConnection:
         error = running.lifecycle.exception() if not running.lifecycle.cancelled() else None
         tail = self.stderr_tail().strip().splitlines()
         detail = _describe(error) if error is not None else "the connection ended"
-        return self.endpoint.scrub(detail) + (f"; last stderr line: {tail[-1]}" if tail else "")
+        return self.endpoint.scrub(detail + (f"; last stderr line: {tail[-1]}" if tail else ""))
 
     def stderr_tail(self) -> str:
         """The last part of what a stdio server wrote to stderr (also after ``close()``).

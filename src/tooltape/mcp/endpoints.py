@@ -3,15 +3,16 @@
 ``ServerCommand`` is a server tooltape starts as a subprocess and talks to
 over stdin/stdout; ``ServerUrl`` is a server that already runs and speaks
 MCP's streamable HTTP transport at ``url``. ``McpConnection`` picks the
-transport from the type. ``ServerUrl.headers`` often carries credentials,
-so no repr, description or error message built here shows their values:
-``scrub`` replaces them (and a password in the URL) in any text.
+transport from the type. ``ServerUrl.headers`` and ``ServerCommand.env``
+often carry credentials, so no repr, description or error message built
+here shows their values: ``scrub`` replaces them (and a password in the
+URL) in any text.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import cast
@@ -84,9 +85,12 @@ def headers_problem(headers: object) -> str | None:
     return None
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, repr=False)
 class ServerCommand:
-    """How to launch a stdio MCP server."""
+    """How to launch a stdio MCP server.
+
+    ``env`` often carries credentials, so the repr lists its names only.
+    """
 
     command: str
     args: tuple[str, ...] = ()
@@ -102,9 +106,20 @@ class ServerCommand:
         """The command line, for error messages."""
         return " ".join([self.command, *self.args])
 
+    def env_names(self) -> tuple[str, ...]:
+        """The names of the variables ``env`` sets (never their values)."""
+        return tuple(self.env or ())
+
     def scrub(self, text: str) -> str:
-        """``text`` unchanged: a command has no secrets of its own to hide."""
-        return text
+        """``text`` with the values of ``env`` replaced by ``***``."""
+        return _hide(text, (self.env or {}).values())
+
+    def __repr__(self) -> str:
+        env = list(self.env_names()) if self.env is not None else None
+        return (
+            f"ServerCommand(command={self.command!r}, args={self.args!r}, env={env!r}, "
+            f"cwd={self.cwd!r})"
+        )
 
 
 @dataclass(frozen=True, slots=True, repr=False)
@@ -133,23 +148,25 @@ class ServerUrl:
 
     def scrub(self, text: str) -> str:
         """``text`` with header values and the URL's password replaced by ``***``."""
-        secrets: set[str] = set()
-        for value in (self.headers or {}).values():
-            if len(value) >= _MIN_SECRET_LENGTH:
-                secrets.add(value)
-            secrets.update(word for word in value.split() if len(word) >= _MIN_TOKEN_LENGTH)
         try:
             password = urlsplit(self.url).password
         except ValueError:
             password = None
-        if password:
-            secrets.add(password)
-        for secret in sorted(secrets, key=len, reverse=True):
-            text = text.replace(secret, _HIDDEN)
-        return text
+        return _hide(text, [*(self.headers or {}).values(), *([password] if password else [])])
 
     def __repr__(self) -> str:
         return f"ServerUrl(url={self.describe()!r}, headers={list(self.header_names())!r})"
+
+
+def _hide(text: str, values: Iterable[str]) -> str:
+    secrets: set[str] = set()
+    for value in values:
+        if len(value) >= _MIN_SECRET_LENGTH:
+            secrets.add(value)
+        secrets.update(word for word in value.split() if len(word) >= _MIN_TOKEN_LENGTH)
+    for secret in sorted(secrets, key=len, reverse=True):
+        text = text.replace(secret, _HIDDEN)
+    return text
 
 
 McpEndpoint = ServerCommand | ServerUrl

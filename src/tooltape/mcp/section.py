@@ -118,8 +118,10 @@ class McpServerSection(Section[Any]):
     The server is given one of two ways (exactly one):
 
     - ``command`` (+ ``args``, ``env``, ``cwd``): tooltape runs it as a
-      subprocess and speaks MCP over stdio; ``env`` is added to a minimal
-      inherited environment, as the ``mcp`` SDK does.
+      subprocess in its own process group and speaks MCP over stdio;
+      ``env`` is added to a minimal inherited environment, as the ``mcp``
+      SDK does, and its values never appear in reprs or error messages.
+      Stopping the server also kills every process it started.
     - ``url="http://127.0.0.1:8000/mcp"`` (+ ``headers``): a server that is
       already running, reached over MCP's streamable HTTP transport;
       ``headers`` (e.g. ``Authorization``) go with every request, and their

@@ -18,12 +18,13 @@ from __future__ import annotations
 
 import os
 import signal
+import stat
 from collections.abc import Iterable
 from contextlib import suppress
 from dataclasses import dataclass
 from pathlib import Path
 
-__all__ = ["ProcessTree", "pipe_holders"]
+__all__ = ["ProcessTree", "child_writing_to", "pipe_holders"]
 
 _PROC = Path("/proc")
 # Each round stops what it found (a stopped process cannot fork) and looks
@@ -41,12 +42,12 @@ class _Entry:
 
 def _entry(pid: int) -> _Entry | None:
     try:
-        stat = (_PROC / str(pid) / "stat").read_bytes()
+        line = (_PROC / str(pid) / "stat").read_bytes()
     except OSError:
         return None
     # "pid (comm) state ppid pgrp session ... starttime ...": comm may hold
     # spaces and parentheses, so count fields from the last ")".
-    fields = stat[stat.rfind(b")") + 2 :].split()
+    fields = line[line.rfind(b")") + 2 :].split()
     if len(fields) < 20 or fields[0] == b"Z":
         return None
     return _Entry(pid, int(fields[1]), int(fields[2]), int(fields[19]))
@@ -61,16 +62,22 @@ def _processes() -> dict[int, _Entry]:
     return {entry.pid: entry for entry in entries if entry is not None}
 
 
-def pipe_holders(pipes: Iterable[int]) -> set[int]:
-    """The processes (other than this one) with an open descriptor on one of ``pipes``
-    (file descriptors of this process, usually read ends of a child's output)."""
-    links: set[str] = set()
-    for descriptor in pipes:
-        with suppress(OSError):
-            links.add(f"pipe:[{os.fstat(descriptor).st_ino}]")
+def _pipe_link(path: str | Path | int) -> str | None:
+    # The link text /proc shows for a descriptor on this pipe: "pipe:[inode]".
+    try:
+        found = os.stat(path) if not isinstance(path, int) else os.fstat(path)
+    except OSError:
+        return None
+    return f"pipe:[{found.st_ino}]" if stat.S_ISFIFO(found.st_mode) else None
+
+
+def pipe_holders(links: Iterable[str]) -> set[int]:
+    """The processes (other than this one) with an open descriptor on one of the pipes
+    named by ``links`` (``/proc`` link texts such as ``pipe:[1234]``)."""
+    wanted = set(links)
     holders: set[int] = set()
     try:
-        names = os.listdir(_PROC) if links else []
+        names = os.listdir(_PROC) if wanted else []
     except OSError:
         return holders
     own = os.getpid()
@@ -84,23 +91,49 @@ def pipe_holders(pipes: Iterable[int]) -> set[int]:
             continue
         for descriptor in descriptors:
             with suppress(OSError):
-                if os.readlink(folder / descriptor) in links:
+                if os.readlink(folder / descriptor) in wanted:
                     holders.add(int(name))
                     break
     return holders
+
+
+def child_writing_to(file: int, *, descriptor: int) -> int | None:
+    """The child of this process whose ``descriptor`` is open on the same file as this
+    process's descriptor ``file`` (how to tell which child got a log file), or ``None``."""
+    try:
+        wanted = os.fstat(file)
+    except OSError:
+        return None
+    own = os.getpid()
+    for entry in _processes().values():
+        if entry.parent != own:
+            continue
+        try:
+            found = os.stat(_PROC / str(entry.pid) / "fd" / str(descriptor))
+        except OSError:
+            continue
+        if (found.st_dev, found.st_ino) == (wanted.st_dev, wanted.st_ino):
+            return entry.pid
+    return None
 
 
 class ProcessTree:
     """The process group a child leads, its descendants, and the holders of its pipes.
 
     ``leader`` is the pid of a child started in its own session (so its pid
-    is its group id), created while the child runs; ``pipes`` are this
-    process's ends of the child's pipes.
+    is its group id), created while the child runs. Its pipes are this
+    process's descriptors ``pipes`` (our ends of the child's pipes) and,
+    with ``stdio_pipes``, the pipes the child has as stdin and stdout.
     """
 
-    def __init__(self, leader: int, pipes: Iterable[int] = ()) -> None:
+    def __init__(
+        self, leader: int, pipes: Iterable[int] = (), *, stdio_pipes: bool = False
+    ) -> None:
         self.leader = leader
-        self.pipes = tuple(pipes)
+        ends: list[str | Path | int] = list(pipes)
+        if stdio_pipes:
+            ends += [_PROC / str(leader) / "fd" / "0", _PROC / str(leader) / "fd" / "1"]
+        self._pipes = {link for link in map(_pipe_link, ends) if link is not None}
         found = _entry(leader)
         self._leader_start = found.start if found is not None else None
         self._known: dict[int, _Entry] = {}
@@ -164,7 +197,7 @@ class ProcessTree:
                 if child not in tree:
                     tree.add(child)
                     pending.append(child)
-        tree |= {pid for pid in pipe_holders(self.pipes) if pid in processes}
+        tree |= {pid for pid in pipe_holders(self._pipes) if pid in processes}
         tree.discard(os.getpid())
         return {pid for pid in tree if pid > 1}
 

@@ -37,7 +37,7 @@ class McpApprovalPolicy:
             )
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, repr=False)
 class HostedMcpConfig:
     """Which MCP server the provider talks to and what it may call there.
 
@@ -45,7 +45,8 @@ class HostedMcpConfig:
     (a provider connector such as ``connector_gmail``). ``allowed_tools``
     limits the tools the model sees; ``require_approval`` is ``"always"``,
     ``"never"`` or an ``McpApprovalPolicy``. ``headers`` and
-    ``authorization`` are sent to the server (and redacted from cassettes).
+    ``authorization`` are sent to the server (and redacted from cassettes);
+    the repr shows the header names only and hides the authorization.
     """
 
     server_label: str
@@ -97,8 +98,30 @@ class HostedMcpConfig:
             if not all(isinstance(k, str) and isinstance(v, str) for k, v in self.headers.items()):
                 invalid(owner, "headers", "keys and values must be strings", "convert them")
             object.__setattr__(self, "headers", dict(self.headers))
-        check_text(owner, "authorization", self.authorization)
+        if self.authorization is not None and (
+            not isinstance(self.authorization, str) or not self.authorization.strip()
+        ):
+            # Not check_text: its message would show the value.
+            invalid(
+                owner,
+                "authorization",
+                f"a {type(self.authorization).__name__} that is not a non-empty string",
+                "leave it as None or set the token as text",
+            )
         check_text(owner, "server_description", self.server_description)
+
+    def __repr__(self) -> str:
+        shown = {
+            "server_label": self.server_label,
+            "server_url": self.server_url,
+            "connector_id": self.connector_id,
+            "allowed_tools": self.allowed_tools,
+            "require_approval": self.require_approval,
+            "headers": list(self.headers) if self.headers is not None else None,
+            "authorization": "***" if self.authorization is not None else None,
+            "server_description": self.server_description,
+        }
+        return f"HostedMcpConfig({', '.join(f'{k}={v!r}' for k, v in shown.items())})"
 
 
 @dataclass(frozen=True, slots=True)
