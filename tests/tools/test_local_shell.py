@@ -15,6 +15,7 @@ from typing import Any, cast
 import pytest
 
 from tooltape.prompt import PromptValidationError, ToolResult
+from tooltape.tools import local_command
 from tooltape.tools.client import ClientExecutedTool
 from tooltape.tools.local_command import DEFAULT_MAX_OUTPUT_BYTES
 from tooltape.tools.shell import (
@@ -262,3 +263,18 @@ def test_without_pidfds_the_exit_is_noticed_by_polling(monkeypatch: pytest.Monke
     assert isinstance(result.value, ShellResult)
     assert result.value.exit_codes == (4, None, 0)
     assert result.value.stdout == "hi\nnext\n"
+
+
+@linux_only
+def test_an_interrupted_run_kills_the_command(monkeypatch: pytest.MonkeyPatch) -> None:
+    pids: list[int] = []
+
+    def interrupted(capture: object, data: bytes) -> None:
+        pids.extend(int(word) for word in data.split())
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(local_command._Capture, "add", interrupted)  # pyright: ignore[reportPrivateUsage]
+    with reaped(pids):
+        with pytest.raises(KeyboardInterrupt):
+            run_in_subprocess("echo $$; sleep 30", cwd=None, timeout_s=30)
+        assert len(pids) == 1 and not running(pids[0])

@@ -144,7 +144,12 @@ def run_command(
     tree = ProcessTree(process.pid, captures)
     leader = _Exit(process)
     try:
-        timed_out = not _read_until_done(leader, captures, deadline)
+        try:
+            timed_out = not _read_until_done(leader, captures, deadline)
+        except BaseException:
+            # Interrupted (Ctrl-C) or failed while reading: the command must not outlive us.
+            tree.kill()
+            raise
         if timed_out:
             tree.kill()
             for descriptor in captures:
