@@ -49,7 +49,7 @@ def test_check_on_the_repo_passes_fast_and_quietly(
     assert run.code == 0, run.out
     assert elapsed < 10
     assert run.err == ""  # no progress bar, no noise: stderr is not a TTY here
-    assert run.out.startswith("cassettes: ./cassettes (")
+    assert run.out.startswith("cassettes: cassettes (")
     header = next(line for line in run.out.splitlines() if line.startswith("kind"))
     for column in ("coverage", "spec snapshot", "replay", "failure semantics", "streamed"):
         assert column in header
@@ -63,7 +63,7 @@ def test_check_on_the_repo_passes_fast_and_quietly(
     # streamed is informative: kinds without a streamed recording still pass
     assert rows["code_interpreter"][5] == "no"
     assert rows["web_search"][5].startswith("yes")
-    assert f"{len(KINDS)} covered kinds: every contract holds" in run.out
+    assert f"{len(KINDS)} checked kinds: every contract holds" in run.out
     assert "not covered" not in run.out
 
 
@@ -108,7 +108,7 @@ def test_a_drifted_spec_fails_with_the_diff_under_the_table(
     assert "search_context_size" in below
     assert f"`tooltape check {corpus} --update-specs`" in below
     assert "--snapshot-update" not in run.out
-    assert f"1 of {len(KINDS)} covered kinds failed (web_search)" in run.out
+    assert f"1 of {len(KINDS)} checked kinds failed (web_search)" in run.out
 
 
 def test_update_specs_rewrites_the_snapshot(cli: Callable[..., Run], corpus: Path) -> None:
@@ -142,7 +142,7 @@ def test_a_kind_without_recordings_fails_with_how_to_add_one(
     required = cli("check", str(corpus), "--strict")
     assert required.code == 1
     assert _rows(required.out)["image_generation"][3] == "FAIL"
-    reason = required.out.split("image_generation: replay failed", 1)[1]
+    reason = required.out.split("image_generation: replay and failure semantics failed", 1)[1]
     assert "tooltape import" in reason and "--record-mode=once" in reason
 
 
@@ -218,7 +218,7 @@ def test_a_user_project_passes_covering_only_what_it_recorded(
             assert rows[kind][1] == "not covered", kind
     assert "not covered: " in run.out and "required_kinds" in run.out
     assert "web_search: no snapshot: write cassettes/specs/web_search.json with" in run.out
-    assert "1 covered kind: every contract holds" in run.out
+    assert "1 checked kind: every contract holds" in run.out
 
     written = cli("check", "--update-specs")
     assert written.code == 0
@@ -236,7 +236,7 @@ def test_required_kinds_come_from_the_project_settings(
     assert run.code == 1
     assert "settings: [tool.tooltape] in" in run.out
     assert _rows(run.out)["mcp"][1] == "required"
-    assert "mcp: replay failed" in run.out and "--record-mode=once" in run.out
+    assert "mcp: replay and failure semantics failed" in run.out and "--record-mode=once" in run.out
 
     strict = _user_project(tmp_path / "strict", "[tool.tooltape]\nstrict = true\n")
     monkeypatch.chdir(strict)
@@ -255,3 +255,32 @@ def test_bad_project_settings_are_usage_errors_naming_the_file(
     run = cli("check")
     assert run.code == 2
     assert "importing missing_mod failed" in run.err
+
+
+def test_a_project_without_its_cassette_folder_is_never_checked_against_the_bundled_ones(
+    cli: Callable[..., Run], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    project = _user_project(tmp_path, '[tool.tooltape]\ncassette_dir = "tapes"\n')
+    monkeypatch.chdir(project)
+    run = cli("check")
+    assert run.code == 2
+    assert "no cassette folder tapes (cassette_dir from" in run.err
+    assert "pyproject.toml" in run.err
+
+    (project / "pyproject.toml").write_text("[project]\nname = 'x'\n")
+    (project / "cassettes").rename(project / "elsewhere")
+    run = cli("check")
+    assert run.code == 2 and "no cassette folder cassettes (the default)" in run.err
+
+
+def test_check_from_a_sub_folder_finds_the_project(
+    cli: Callable[..., Run], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    project = _user_project(tmp_path, '[tool.tooltape]\nmodel = "gpt-5"\n')
+    (project / "tests").mkdir()
+    monkeypatch.chdir(project / "tests")
+    run = cli("check")
+    assert run.code == 0, run.out + run.err
+    assert run.out.startswith(f"cassettes: {Path('..') / 'cassettes'} (1 file)")
+    assert f"settings: [tool.tooltape] in {project / 'pyproject.toml'}" in run.out
+    assert _rows(run.out)["web_search"][1] == "recorded"

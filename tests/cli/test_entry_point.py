@@ -6,6 +6,7 @@ import os
 import shutil
 import subprocess
 import sys
+from importlib import metadata
 from pathlib import Path
 
 from cli_helpers import REPO
@@ -38,3 +39,9 @@ def test_the_console_script_is_installed() -> None:
     done = _run(script, "lint")
     assert done.returncode == 0, done.stdout + done.stderr
     assert "no findings" in done.stdout
+
+
+def test_version() -> None:
+    done = _run(sys.executable, "-m", "tooltape.cli", "--version")
+    assert done.returncode == 0
+    assert done.stdout.strip() == f"tooltape {metadata.version('tooltape')}"

@@ -159,6 +159,23 @@ def test_cassettes_no_test_uses(cli: Callable[..., Run], project: Path) -> None:
     assert "fix (unused cassette): delete it" in run.out
 
 
+def test_a_sub_folder_of_the_cassettes_is_laid_out_from_the_project_folder(
+    cli: Callable[..., Run], project: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (project / "pyproject.toml").write_text("[tool.tooltape]\n", encoding="utf-8")
+    tests = project / "tests"
+    tests.mkdir()
+    (tests / "test_api.py").write_text("def test_kept():\n    pass\n", encoding="utf-8")
+    write_cassette(
+        project / "cassettes" / "tests" / "test_api" / "test_kept.json", clean_interaction()
+    )
+    assert cli("lint", "cassettes/tests").code == 0
+    monkeypatch.chdir(tests)  # from a sub-folder, the project root is found as pytest finds it
+    run = cli("lint", "../cassettes")
+    assert run.code == 0, run.out
+    assert cli("lint").code == 0
+
+
 def test_the_projects_own_cassettes_are_clean(
     cli: Callable[..., Run], monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -174,7 +191,7 @@ def test_no_folder_is_a_usage_error(
     monkeypatch.chdir(tmp_path)
     run = cli("lint")
     assert run.code == 2
-    assert "no ./cassettes folder here" in run.err and "tooltape lint" in run.err
+    assert "no cassette folder cassettes (the default)" in run.err and "tooltape lint" in run.err
 
 
 @pytest.mark.parametrize(

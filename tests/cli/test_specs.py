@@ -78,6 +78,8 @@ def module_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     """A project folder (the current directory) holding ``cli_specs_prompts.py``."""
     (tmp_path / "cli_specs_prompts.py").write_text(PROMPTS, encoding="utf-8")
     (tmp_path / "broken_prompts.py").write_text("import not_a_module_anywhere\n")
+    # the project's model, as the openai_adapter fixture would use it
+    (tmp_path / "pyproject.toml").write_text('[tool.tooltape]\nmodel = "gpt-5"\n')
     monkeypatch.chdir(tmp_path)
     monkeypatch.delitem(sys.modules, "cli_specs_prompts", raising=False)
     monkeypatch.syspath_prepend(str(tmp_path))
@@ -98,6 +100,13 @@ def test_a_callable_returning_prompt_and_params_from_a_file(
     assert body["tools"][0]["name"] == "lookup"
     module = importlib.import_module("cli_specs_prompts")
     assert body == OpenAIAdapter("gpt-5").build_request(*module.with_params())
+
+
+def test_without_a_project_model_the_fixture_default_is_used(
+    cli: Callable[..., Run], module_dir: Path
+) -> None:
+    (module_dir / "pyproject.toml").unlink()
+    assert json.loads(cli("specs", "cli_specs_prompts:PLAIN").out)["model"] == "gpt-4o-mini"
 
 
 def test_a_dotted_module_a_bare_prompt_and_options(
@@ -123,7 +132,7 @@ def test_the_output_is_the_adapters_request(cli: Callable[..., Run], tmp_path: P
         "P = Prompt(ns='t', key='one', sections=[Section(title='S', key='s', "
         "hosted_tools=(web_search_tool(),))])\n"
     )
-    run = cli("specs", f"{tmp_path / 'one.py'}:P")
+    run = cli("specs", f"{tmp_path / 'one.py'}:P", "--model", "gpt-5")
     prompt = Prompt(
         ns="t", key="one", sections=[Section(title="S", key="s", hosted_tools=(web_search_tool(),))]
     )

@@ -181,7 +181,7 @@ def test_own_clients_record_then_replay_with_no_key_and_no_network(
         "file_search": "not",
         "shell": "not",
     }
-    assert "1 covered kind: every contract holds" in check.stdout.str()
+    assert "1 checked kind: every contract holds" in check.stdout.str()
 
 
 def test_the_placeholder_lives_for_the_replayed_test_only(

@@ -68,6 +68,7 @@ secret_patterns = ["acme_[0-9a-f]{32}"]
     [
         ('cassete_dir = "x"', ["'cassete_dir'", "cassette_dir"]),
         ("required_kinds = 3", ["required_kinds must be a list of strings"]),
+        ('required_kinds = "mcp"', ["required_kinds must be a list", 'required_kinds = ["mcp"]']),
         ('strict = "yes"', ["strict must be true or false"]),
         ('model = ""', ["model must be a non-empty string"]),
         ("[tool.tooltape.scrub]\nsafe_header = []", ["'safe_header'", "safe_headers"]),

@@ -11,6 +11,7 @@ import argparse
 import os
 import sys
 from collections.abc import Callable, Sequence
+from importlib import metadata
 
 from tooltape.cli import check, importing, inspecting, lint, specs
 from tooltape.cli.errors import EXIT_USAGE, CliError
@@ -41,6 +42,7 @@ def build_parser() -> argparse.ArgumentParser:
         prog="tooltape",
         description="Record, replay and contract-check LLM tool calls on the OpenAI Responses API.",
     )
+    parser.add_argument("--version", action="version", version=f"tooltape {_version()}")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name, summary, configure in _COMMANDS:
         configure(
@@ -49,6 +51,13 @@ def build_parser() -> argparse.ArgumentParser:
             )
         )
     return parser
+
+
+def _version() -> str:
+    try:
+        return metadata.version("tooltape")
+    except metadata.PackageNotFoundError:
+        return "unknown (not installed)"
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -146,12 +146,13 @@ def _row(kind: KindReport) -> list[Cell]:
 
 
 def _failures(kind: KindReport) -> list[tuple[str, str]]:
-    failures: list[tuple[str, str]] = []
+    """``(columns, detail)`` of each failing cell; cells failing for one reason are one entry."""
+    failures: dict[str, list[str]] = {}
     for column, attribute in _COLUMNS:
         outcome: Outcome = getattr(kind, attribute)
         if not outcome.ok and not outcome.neutral:
-            failures.append((column, outcome.detail))
-    return failures
+            failures.setdefault(outcome.detail, []).append(column)
+    return [(" and ".join(columns), detail) for detail, columns in failures.items()]
 
 
 NOT_COVERED_HINT = (
@@ -202,7 +203,7 @@ def _unreadable(path: Path, reason: str) -> str:
 
 
 def _summary(report: ContractReport, failing: list[KindReport], console: Console) -> str:
-    covered = plural(len(report.covered), "covered kind")
+    covered = plural(len(report.covered), "checked kind")
     if report.ok:
         if not report.covered:
             return console.style.paint(

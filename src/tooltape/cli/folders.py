@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
 from importlib.resources import files
 from pathlib import Path
@@ -10,10 +11,12 @@ from tooltape.cli.errors import UsageError
 from tooltape.cli.terminal import display_path
 from tooltape.testing.settings import ProjectSettings, SettingsError, load_settings
 
+_PROJECT_FILES = ("pyproject.toml", "pytest.ini", ".pytest.ini", "tox.ini", "setup.cfg")
+
 
 @dataclass(frozen=True, slots=True)
 class CassetteFolder:
-    """A folder of cassettes and how it was chosen (``given``, ``default`` or ``bundled``)."""
+    """A folder of cassettes and how it was chosen (``given``, ``project`` or ``bundled``)."""
 
     path: Path
     origin: str
@@ -21,16 +24,25 @@ class CassetteFolder:
     def describe(self) -> str:
         """The folder as a person should read it, with where it came from."""
         if self.origin == "bundled":
-            return f"{self.path} (the cassettes bundled with tooltape: no ./cassettes here)"
-        if self.origin == "default":
-            return f"./{self.path.as_posix()}"
+            return f"{self.path} (the cassettes bundled with tooltape: no project here)"
         return display_path(self.path)
 
 
+def project_root(start: Path | None = None) -> Path | None:
+    """The nearest folder from ``start`` (the working directory) up that holds a project
+    file (``pyproject.toml``, ``pytest.ini``, ``tox.ini``, ``setup.cfg``), as pytest looks."""
+    here = (start or Path.cwd()).resolve()
+    for folder in (here, *here.parents):
+        if any((folder / name).is_file() for name in _PROJECT_FILES):
+            return folder
+    return None
+
+
 def project_settings() -> ProjectSettings:
-    """The settings of the project in the working directory (``[tool.tooltape]``)."""
+    """The settings of the project around the working directory (``[tool.tooltape]``)."""
+    root = project_root() or Path.cwd()
     try:
-        return load_settings(Path.cwd())
+        return load_settings(root)
     except SettingsError as exc:
         raise UsageError(str(exc)) from exc
 
@@ -52,18 +64,32 @@ def given_folder(argument: str) -> CassetteFolder:
 
 
 def cassette_folder(argument: str | None, *, command: str, allow_bundled: bool) -> CassetteFolder:
-    """``argument``, else the project's folder (``cassette_dir`` in ``[tool.tooltape]``,
-    ``./cassettes`` by default), else (when allowed) the bundled cassettes.
+    """``argument``, else the project's cassette folder (``cassette_dir`` in
+    ``[tool.tooltape]``, ``cassettes`` by default, under the project root), else (only
+    outside any project, and when allowed) the cassettes bundled with tooltape.
     """
     if argument is not None:
         return given_folder(argument)
-    default = project_settings().cassette_dir
-    if (Path.cwd() / default).is_dir():
-        return CassetteFolder(default, "default")
-    bundled = bundled_cassettes() if allow_bundled else None
-    if bundled is None:
-        raise UsageError(
-            f"no ./{default.as_posix()} folder here: run from your project's root or pass "
-            f"the folder (e.g. `tooltape {command} tests/cassettes`)"
-        )
-    return CassetteFolder(bundled, "bundled")
+    settings = project_settings()
+    if settings.cassette_path.is_dir():
+        return CassetteFolder(_relative(settings.cassette_path), "project")
+    if project_root() is None:
+        bundled = bundled_cassettes() if allow_bundled else None
+        if bundled is not None:
+            return CassetteFolder(bundled, "bundled")
+    chosen = (
+        f"cassette_dir from {settings.source}" if settings.source is not None else "the default"
+    )
+    raise UsageError(
+        f"no cassette folder {display_path(_relative(settings.cassette_path))} ({chosen}): "
+        "record a test first (`pytest --record-mode=once`), fix the setting, or pass the "
+        f"folder (e.g. `tooltape {command} tests/cassettes`)"
+    )
+
+
+def _relative(path: Path) -> Path:
+    """``path`` from the working directory (``../cassettes`` from a sub-folder)."""
+    try:
+        return Path(os.path.relpath(path.resolve(), Path.cwd().resolve()))
+    except ValueError:  # another drive
+        return path

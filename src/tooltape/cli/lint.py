@@ -13,7 +13,7 @@ from pathlib import Path
 
 from tooltape.cli.errors import EXIT_FAILURE, EXIT_OK
 from tooltape.cli.findings import Finding, file_findings
-from tooltape.cli.folders import cassette_folder
+from tooltape.cli.folders import cassette_folder, project_root, project_settings
 from tooltape.cli.terminal import Cell, Console, Progress, align, display_path, plural
 from tooltape.cli.usage import unused_cassettes
 from tooltape.testing.contracts import cassette_files
@@ -36,8 +36,17 @@ def _handle(args: argparse.Namespace, console: Console) -> int:
     return run_lint(args.directory, console=console)
 
 
-def lint_folder(directory: Path, root: Path, progress: Progress | None = None) -> list[Finding]:
-    """Every finding in ``directory``'s cassettes; test modules are looked up under ``root``."""
+def lint_folder(
+    directory: Path,
+    root: Path,
+    progress: Progress | None = None,
+    cassette_root: Path | None = None,
+) -> list[Finding]:
+    """Every finding in ``directory``'s cassettes; test modules are looked up under ``root``.
+
+    ``cassette_root`` is the folder the plugin lays cassettes out from (default
+    ``directory``): a cassette's path below it names its test module.
+    """
     files = cassette_files(directory)
     findings: list[Finding] = []
     for path in files:
@@ -46,7 +55,7 @@ def lint_folder(directory: Path, root: Path, progress: Progress | None = None) -
         findings.extend(file_findings(path))
     findings.extend(
         Finding(unused.path, "", "unused cassette", unused.reason, UNUSED_FIX)
-        for unused in unused_cassettes(directory, files, root)
+        for unused in unused_cassettes(cassette_root or directory, files, root)
     )
     return sorted(findings, key=lambda finding: str(finding.path))
 
@@ -72,9 +81,17 @@ def run_lint(directory: str | None, *, console: Console, root: Path | None = Non
     """Lint the folder (default ``./cassettes``); 1 when anything is found."""
     folder = cassette_folder(directory, command="lint", allow_bundled=False)
     files = cassette_files(folder.path)
+    configured = project_settings().cassette_path
+    # a sub-folder of the project's cassettes is laid out from the project's folder
+    inside = folder.path.resolve().is_relative_to(configured.resolve())
     progress = Progress(console.err, len(files))
     try:
-        findings = lint_folder(folder.path, root or Path.cwd(), progress)
+        findings = lint_folder(
+            folder.path,
+            root or project_root() or Path.cwd(),
+            progress,
+            cassette_root=configured if inside else None,
+        )
     finally:
         progress.close()
     checked = f"{plural(len(files), 'cassette')} in {display_path(folder.path)}"

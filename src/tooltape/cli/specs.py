@@ -12,11 +12,11 @@ import json
 
 from tooltape.adapters.openai import OpenAIAdapter
 from tooltape.cli.errors import EXIT_OK, CliError
+from tooltape.cli.folders import project_settings
 from tooltape.cli.targets import resolve_target
 from tooltape.cli.terminal import Console
 from tooltape.prompt import PromptEvaluationError, PromptRenderError, PromptValidationError
-
-DEFAULT_MODEL = "gpt-5"
+from tooltape.testing.settings import DEFAULT_MODEL
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -29,8 +29,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--model",
-        default=DEFAULT_MODEL,
-        help=f"model to build the request for (default: {DEFAULT_MODEL})",
+        help="model to build the request for (default: model in [tool.tooltape], "
+        f"else {DEFAULT_MODEL}, as the openai_adapter fixture)",
     )
     parser.add_argument(
         "--tool-choice", metavar="NAME", help="force the tool of this name (as `evaluate` would)"
@@ -39,7 +39,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 
 def _handle(args: argparse.Namespace, console: Console) -> int:
-    return run_specs(args.target, model=args.model, tool_choice=args.tool_choice, console=console)
+    model = args.model or project_settings().model
+    return run_specs(args.target, model=model, tool_choice=args.tool_choice, console=console)
 
 
 def render_request(target: str, *, model: str, tool_choice: str | None) -> str:

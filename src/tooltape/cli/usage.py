@@ -122,8 +122,12 @@ def unused_cassettes(
     parsed: dict[Path, ModuleTests | None] = {}
     found = modules
     unused: list[UnusedCassette] = []
+    base = directory.resolve()
     for path in files:
-        folder = path.parent.relative_to(directory)
+        try:
+            folder = path.parent.resolve().relative_to(base)
+        except ValueError:
+            continue  # not laid out from ``directory``
         if not folder.parts or not _is_module_folder(folder.name):
             continue
         module_path = root.joinpath(*folder.parts).with_suffix(".py")
@@ -134,7 +138,7 @@ def unused_cassettes(
             elsewhere = found.get(folder.name, [])
             if elsewhere:
                 moved = ", ".join(
-                    (directory / p.relative_to(root).with_suffix("")).as_posix() + "/"
+                    display_path(directory / p.relative_to(root).with_suffix("")) + "/"
                     for p in elsewhere
                 )
                 reason = (

@@ -111,12 +111,11 @@ _SCRUB_KEYS = tuple(ScrubSettings.__dataclass_fields__)
 
 
 def _strings(value: object, where: str, key: str) -> tuple[str, ...]:
-    if isinstance(value, str):
-        value = [value]
     if not isinstance(value, list) or not all(
         isinstance(item, str) for item in cast("list[object]", value)
     ):
-        raise SettingsError(f'{where}: {key} must be a list of strings, e.g. {key} = ["..."]')
+        example = f'["{value}"]' if isinstance(value, str) else '["..."]'
+        raise SettingsError(f"{where}: {key} must be a list of strings, e.g. {key} = {example}")
     return tuple(cast("list[str]", value))
 
 

@@ -137,9 +137,9 @@ def _is_typed(output: object) -> bool:
 def not_recorded(codec: HostedToolCodec[Any, Any], corpus: Corpus) -> str:
     """Why a check needing a recording of ``codec``'s kind could not run, and the fix."""
     return (
-        f"no cassette under {corpus.root} holds a {'/'.join(codec.item_types)} item: record "
-        "one (`pytest --record-mode=once` in a test that uses this kind) or import one "
-        f"with `tooltape import SRC --out {corpus.root}`"
+        f"no cassette under {corpus.root} holds a call of this kind "
+        f"({' / '.join(codec.item_types)} items): record one (`pytest --record-mode=once` "
+        f"in a test that uses it) or import one with `tooltape import SRC --out {corpus.root}`"
     )
 
 
