@@ -52,7 +52,8 @@ def test_closing_kills_everything_the_server_started() -> None:
             pids.append(call_value(section, "spawn"))
             pids.append(call_value(section, "spawn", detach=True))
             pids.append(call_value(section, "spawn", detach=True, keep_wire=True))
-            assert [process_state(pid) for pid in pids] == ["S", "S", "S"]
+            # alive (a child just started may still be running, "R", on a busy machine)
+            assert [process_state(pid) not in (None, "Z") for pid in pids] == [True] * 3
             assert os.getpgid(pids[0]) == server and os.getpgid(pids[1]) != server
         assert wait_gone(server)
         assert [pid for pid in pids if not gone_or_zombie(pid)] == []
@@ -95,5 +96,5 @@ def test_a_detached_child_of_a_crashed_server_is_found_by_the_pipe_it_holds() ->
             pids.append(call_value(section, "spawn", detach=True, keep_wire=True))
             crash = next(t for t in section.tools() if t.remote_name == "crash")
             assert not crash.handler({}, context=None).success  # type: ignore[arg-type]
-            assert process_state(pids[0]) == "S"
+            assert process_state(pids[0]) not in (None, "Z")
         assert gone_or_zombie(pids[0])
