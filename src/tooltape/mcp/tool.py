@@ -21,6 +21,7 @@ from pydantic_core import to_json
 from tooltape.mcp.arguments import JsonSchemaArguments, json_schema_arguments
 from tooltape.prompt import Tool, ToolContext, ToolResult
 from tooltape.prompt.naming import DESCRIPTION_MAX_LENGTH, check_description, check_tool_name
+from tooltape.prompt.strict import strict_mode_problems
 from tooltape.prompt.tool import ToolSource
 
 if TYPE_CHECKING:
@@ -128,7 +129,12 @@ class _RemoteCall:
 
 @dataclass(frozen=True, slots=True, eq=False)
 class McpTool(Tool[dict[str, Any], McpCallResult]):
-    """A tool of an MCP server; params are the JSON object its input schema describes."""
+    """A tool of an MCP server; params are the JSON object its input schema describes.
+
+    The server, not the prompt's author, wrote the schema: one strict function
+    calling cannot take (a free-form object, an untyped value) is sent as it
+    is with ``strict`` off rather than refused.
+    """
 
     server: str = ""
     remote_name: str = ""
@@ -143,6 +149,8 @@ class McpTool(Tool[dict[str, Any], McpCallResult]):
         object.__setattr__(self, "examples", tuple(self.examples))
         arguments = json_schema_arguments(self.name, self.input_schema)
         object.__setattr__(self, "arguments", arguments)
+        if self.strict and strict_mode_problems(arguments.schema):
+            object.__setattr__(self, "strict", False)
 
     @property
     def source(self) -> ToolSource:

@@ -30,7 +30,11 @@ def _camel(name: str) -> str:
 
 
 def function_tool(
-    fn: Callable[..., Any], *, name: str | None = None, description: str | None = None
+    fn: Callable[..., Any],
+    *,
+    name: str | None = None,
+    description: str | None = None,
+    strict: bool = True,
 ) -> Tool[Any, Any]:
     """Build a ``Tool`` whose params dataclass mirrors ``fn``'s signature."""
     from tooltape.prompt.tool import Tool
@@ -97,4 +101,5 @@ def function_tool(
         handler=handler,
         params_type=params_type,
         result_type=result_type if isinstance(result_type, type) else None,
+        strict=strict,
     )

@@ -15,6 +15,7 @@ from tooltape.prompt.naming import check_description, check_tool_name
 from tooltape.prompt.result import ToolResult
 from tooltape.prompt.schema import ParamsSchema, params_schema
 from tooltape.prompt.signature import describe, signature_of
+from tooltape.prompt.strict import strict_mode_problems
 
 if TYPE_CHECKING:
     from tooltape.prompt.context import ToolContext
@@ -100,6 +101,11 @@ class Tool(Specializable, Generic[ParamsT, ResultT]):
     params type comes from the subscript, from ``params_type=``, or from the
     handler's first annotation. Every rule is checked here, when the tool is
     built, and a violation raises ``PromptValidationError``.
+
+    ``strict`` (default ``True``) asks the provider to hold the model's
+    arguments to the params schema; a schema strict mode cannot take (a
+    ``dict[str, int]`` or ``Any`` field) is then refused here. ``strict=False``
+    sends the schema as it is, unconstrained.
     """
 
     __type_arg_names__: typing.ClassVar[tuple[str, ...]] = ("params_type", "result_type")
@@ -111,6 +117,7 @@ class Tool(Specializable, Generic[ParamsT, ResultT]):
     accepts_overrides: bool = True
     params_type: type[ParamsT] | None = None
     result_type: type[ResultT] | None = None
+    strict: bool = True
 
     def __post_init__(self) -> None:
         check_tool_name(self.name)
@@ -128,7 +135,17 @@ class Tool(Specializable, Generic[ParamsT, ResultT]):
                 f"Tool[Params, Result](...), pass params_type=, or annotate the handler's "
                 "first parameter."
             )
-        params_schema(params_type)
+        schema = params_schema(params_type)
+        if not isinstance(self.strict, bool):
+            raise PromptValidationError(f"{owner}: strict={self.strict!r}; use True or False.")
+        problems = strict_mode_problems(schema.schema) if self.strict else ()
+        if problems:
+            raise PromptValidationError(
+                f"{owner}: strict function calling cannot take the schema of "
+                f"{params_type.__name__}: {'; '.join(problems)}. Model the data as a dataclass "
+                "or a list of them, or pass strict=False to send the schema as it is (the "
+                "provider then does not hold the model's arguments to it)."
+            )
         object.__setattr__(self, "examples", tuple(self.examples))
         for index, example in enumerate(self.examples):
             if not isinstance(example.input, params_type):
@@ -172,6 +189,7 @@ class Tool(Specializable, Generic[ParamsT, ResultT]):
         *,
         name: str | None = None,
         description: str | None = None,
+        strict: bool = True,
     ) -> Tool[Any, Any]:
         """Wrap a plain typed function (``def add_one(x: int) -> int``) into a tool.
 
@@ -182,7 +200,7 @@ class Tool(Specializable, Generic[ParamsT, ResultT]):
         """
         from tooltape.prompt.function_tool import function_tool
 
-        return function_tool(fn, name=name, description=description)
+        return function_tool(fn, name=name, description=description, strict=strict)
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
