@@ -57,6 +57,11 @@ MODEL = "gpt-5"
 MAX_RATIO = 1.3
 
 
+def adapter(client: openai.OpenAI) -> OpenAIAdapter:
+    """The adapter the contract test recorded with (no capability guard, as there)."""
+    return OpenAIAdapter(MODEL, client=client, capabilities={})
+
+
 class PytestConfigStandIn:
     """The parts of ``pytest.Config`` that ``pytest_recording_configure`` reads.
 
@@ -115,7 +120,7 @@ def replayed_test(kind: str, prompt: Prompt[Any]) -> PromptResponse[Any]:
     recorder.register_persister(CombinedPersister([]))
     plugin.pytest_recording_configure(PytestConfigStandIn(state), recorder)  # type: ignore[arg-type]
     with recorder.use_cassette(cassette_name(kind)) as cassette:
-        response = OpenAIAdapter(MODEL, client=replay_client()).evaluate(prompt)
+        response = adapter(replay_client()).evaluate(prompt)
     assert cassette.all_played, f"stale cassette for {kind}"
     return response
 
@@ -151,7 +156,7 @@ def vcrpy_only_test(
     recorder = vcr.VCR(record_mode="none", match_on=("method", "path"))
     recorder.register_persister(InMemoryPersister(pairs))
     with recorder.use_cassette(cassette_name(kind)) as cassette:
-        response = OpenAIAdapter(MODEL, client=replay_client()).evaluate(prompt)
+        response = adapter(replay_client()).evaluate(prompt)
     assert cassette.all_played, f"stale cassette for {kind}"
     return response
 
@@ -162,7 +167,7 @@ def respx_test(
     """The same test on a fresh ``ProviderFaults`` scripted with ``body``."""
     faults = ProviderFaults()
     faults.responses.ok(body)
-    response = OpenAIAdapter(MODEL, client=faults.client()).evaluate(prompt)
+    response = adapter(faults.client()).evaluate(prompt)
     faults.close()
     faults.verify()
     if faults_out is not None:

@@ -70,7 +70,9 @@ def test_hosted_kind_round_trip(kind: str, openai_client: openai.OpenAI) -> None
     with LoopbackProvider([LoopbackReply.json(_reply_body(kind))]) as server:
         client = openai.OpenAI(api_key=openai_client.api_key, base_url=server.base_url)
         session = Session()
-        response = OpenAIAdapter("gpt-5", client=client).evaluate(prompt, session=session)
+        # capabilities={}: the codec's round trip is recorded here, not the model guard.
+        adapter = OpenAIAdapter("gpt-5", client=client, capabilities={})
+        response = adapter.evaluate(prompt, session=session)
 
     output = response.hosted_outputs[tool.name]
     assert type(output).__module__ == f"tooltape.tools.{kind}"

@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from tooltape.adapters.codec import HostedToolCodec
-from tooltape.adapters.openai.capabilities import DEFAULT_CAPABILITIES, supported_kinds
+from tooltape.adapters.openai.capabilities import refusal
 from tooltape.adapters.openai.codecs.registry import default_hosted_tool_codecs
 from tooltape.prompt import (
     HostedTool,
@@ -35,14 +35,11 @@ class OpenAINativeToolSection(Section[Any]):
         codecs: Mapping[str, HostedToolCodec[Any, Any]] | None = None,
     ) -> None:
         owner = f"{type(self).__name__}(model={model!r})"
-        kinds = supported_kinds(
-            model, DEFAULT_CAPABILITIES if capabilities is None else capabilities
-        )
-        if kinds is not None and tool.kind not in kinds:
+        reason = refusal(model, tool.kind, capabilities)
+        if reason is not None:
             raise PromptValidationError(
-                f"{owner}: model {model!r} does not support the {tool.kind!r} tool; supported: "
-                f"{', '.join(sorted(kinds)) or 'none'}. Choose another model or pass "
-                "capabilities= if the table is out of date."
+                f"{owner}: model {model!r} does not support the {tool.kind!r} tool: {reason}. "
+                "Choose another model or pass capabilities= if this is out of date."
             )
         codec = (default_hosted_tool_codecs() if codecs is None else codecs).get(tool.kind)
         if codec is None:
