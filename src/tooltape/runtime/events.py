@@ -28,6 +28,12 @@ class ToolInvoked:
     ``None``), exactly the text observers need to reconcile with what the
     provider saw. ``source`` says where the tool lives; ``provider`` and
     ``kind`` say which provider capability ran it, when one did.
+
+    ``approval`` marks the client's decision on a call the provider asked to
+    make (a hosted MCP approval request): ``params`` is the request, the
+    result succeeded when the call was approved, and ``call_id`` is the
+    approval request's id. The call itself, if approved and made, is
+    another ``ToolInvoked``.
     """
 
     prompt_name: str
@@ -41,6 +47,7 @@ class ToolInvoked:
     provider: str | None = None
     kind: str | None = None
     created_at: datetime = field(default_factory=_now)
+    approval: bool = False
 
 
 @dataclass(frozen=True, slots=True)

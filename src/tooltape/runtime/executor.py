@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import logging
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any, cast
@@ -171,6 +171,45 @@ class ToolExecutor:
             name=name, params=params, result=final, call_id=call_id, source="hosted", kind=kind
         )
 
+    def decide_approval(
+        self,
+        *,
+        name: str,
+        call_id: str | None,
+        params: object,
+        decide: Callable[[], ToolResult[Any]],
+        kind: str,
+        server_name: str | None = None,
+    ) -> ToolResult[Any]:
+        """Decide whether the provider may make a call it asked approval for.
+
+        ``decide`` (the tool's approver) runs under the hooks, which see
+        ``ctx.approval`` set and may replace its answer; a successful result
+        approves, a failed one denies, and an exception anywhere denies.
+        """
+        jsonable = to_jsonable(params)
+        args: ToolArgs = cast("ToolArgs", jsonable) if isinstance(jsonable, dict) else {}
+        ctx = ToolHookContext(
+            tool_name=name,
+            tool_source="hosted",
+            original_tool_func=lambda _args: decide(),
+            prompt_name=self.prompt.name,
+            server_name=server_name,
+            call_id=call_id,
+            provider=self.provider,
+            approval=True,
+        )
+        final = self._run_hooks(ctx, args)
+        return self._publish(
+            name=name,
+            params=params,
+            result=final,
+            call_id=call_id,
+            source="hosted",
+            kind=kind,
+            approval=True,
+        )
+
     def _run_hooks(self, ctx: ToolHookContext, args: ToolArgs) -> ToolResult[Any]:
         try:
             return run_tool_with_hooks(self.hooks, ctx, args)
@@ -225,6 +264,7 @@ class ToolExecutor:
         call_id: str | None,
         source: ToolSource,
         kind: str | None,
+        approval: bool = False,
     ) -> ToolResult[Any]:
         event = ToolInvoked(
             prompt_name=self.prompt.name,
@@ -237,6 +277,7 @@ class ToolExecutor:
             source=source,
             provider=self.provider,
             kind=kind,
+            approval=approval,
         )
         self.invocations.append(event)
         self.bus.publish(event)

@@ -10,6 +10,16 @@ For a provider-executed tool (``tool_source="hosted"``) the original
 function returns the result the provider already produced: the call has
 happened, so hooks there observe, rewrite or replace what the runtime
 records; they cannot prevent the provider from running it.
+
+Before the provider runs a call that needs the client's approval (hosted
+MCP with ``require_approval``), hooks see the approval itself, with
+``ctx.approval`` set: ``args`` are ``server_label``, ``name`` and
+``arguments`` of the call asked for, and the original function is the
+tool's approver. A successful result approves the call, a failed one denies
+it (its message is the reason the model is told): a hook can deny with
+``ToolResult.error("why")`` or approve with ``ToolResult.ok(...)`` without
+calling ``call_next``. A hook that raises denies the call. Rewriting
+``args`` changes nothing: the provider runs the call it asked about.
 """
 
 from __future__ import annotations
@@ -31,7 +41,11 @@ ToolHook = Callable[["ToolHookContext", ToolArgs, ToolCallFn], ToolResult[Any]]
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class ToolHookContext:
-    """Who is being called: enough identity for a hook to branch on source and name."""
+    """Who is being called: enough identity for a hook to branch on source and name.
+
+    ``approval`` is true when the call is the client's approval of a
+    provider-executed call, not the call itself (see the module docstring).
+    """
 
     tool_name: str
     tool_source: ToolSource
@@ -40,6 +54,7 @@ class ToolHookContext:
     server_name: str | None = None
     call_id: str | None = None
     provider: str | None = None
+    approval: bool = False
 
 
 def check_hook(hook: Callable[..., Any], *, owner: str = "tool hook") -> ToolHook:

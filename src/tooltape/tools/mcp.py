@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import Literal, TypeAlias
 
 from tooltape.prompt import HostedTool
 from tooltape.prompt.section import EnabledPredicate
+from tooltape.prompt.signature import check_positional_call
 from tooltape.tools.hosted_section import HostedToolSection
 from tooltape.tools.rendering import JsonRendered
 from tooltape.tools.validation import check_text, invalid, string_tuple
@@ -43,17 +44,20 @@ class HostedMcpConfig:
 
     Set exactly one of ``server_url`` (an http(s) URL) and ``connector_id``
     (a provider connector such as ``connector_gmail``). ``allowed_tools``
-    limits the tools the model sees; ``require_approval`` is ``"always"``,
-    ``"never"`` or an ``McpApprovalPolicy``. ``headers`` and
-    ``authorization`` are sent to the server (and redacted from cassettes);
-    the repr shows the header names only and hides the authorization.
+    limits the tools the model sees; ``require_approval`` is ``"always"``
+    (the API's own default, and this one's: it is always sent), ``"never"``
+    or an ``McpApprovalPolicy``; ``None`` means ``"always"``. Calls that need
+    approval are answered by the tool's approver (``hosted_mcp_tool(...,
+    approver=...)``). ``headers`` and ``authorization`` are sent to the
+    server (and redacted from cassettes); the repr shows the header names
+    only and hides the authorization.
     """
 
     server_label: str
     server_url: str | None = None
     connector_id: str | None = None
     allowed_tools: tuple[str, ...] | None = None
-    require_approval: Literal["always", "never"] | McpApprovalPolicy | None = None
+    require_approval: Literal["always", "never"] | McpApprovalPolicy | None = "always"
     headers: Mapping[str, str] | None = None
     authorization: str | None = None
     server_description: str | None = None
@@ -83,10 +87,13 @@ class HostedMcpConfig:
         if self.allowed_tools is not None:
             tools = string_tuple(owner, "allowed_tools", self.allowed_tools)
             object.__setattr__(self, "allowed_tools", tools)
-        if (
-            self.require_approval is not None
-            and not isinstance(self.require_approval, McpApprovalPolicy)
-            and self.require_approval not in ("always", "never")
+        if self.require_approval is None:
+            object.__setattr__(self, "require_approval", "always")
+        if not isinstance(
+            self.require_approval, McpApprovalPolicy
+        ) and self.require_approval not in (
+            "always",
+            "never",
         ):
             invalid(
                 owner,
@@ -151,12 +158,56 @@ class McpToolCall:
 
 @dataclass(frozen=True, slots=True)
 class McpApprovalRequest:
-    """The provider asks the client to approve a call before making it."""
+    """The provider asks the client to approve a call before making it.
+
+    ``id`` is the approval request's id, ``name`` the server's tool,
+    ``arguments`` what the model wants to call it with, ``server_label`` the
+    server.
+    """
 
     id: str
     name: str
     arguments: Mapping[str, object] = field(default_factory=lambda: {})
     raw_arguments: str = ""
+    server_label: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class McpApprovalDecision:
+    """An approver's answer: approve the call or not, and optionally why."""
+
+    approve: bool
+    reason: str | None = None
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.approve, bool):
+            invalid("McpApprovalDecision", "approve", f"{self.approve!r}", "use True or False")
+        check_text("McpApprovalDecision", "reason", self.reason)
+
+    @classmethod
+    def approved(cls, reason: str | None = None) -> McpApprovalDecision:
+        """Let the provider make the call."""
+        return cls(True, reason)
+
+    @classmethod
+    def denied(cls, reason: str | None = None) -> McpApprovalDecision:
+        """Refuse the call; the model is told (with ``reason``, if given)."""
+        return cls(False, reason)
+
+
+McpApprover: TypeAlias = Callable[[McpApprovalRequest], "McpApprovalDecision | bool"]
+"""``approver(request) -> McpApprovalDecision | bool``: answers approval requests of a server."""
+
+APPROVER_SHAPE = "approver(request)"
+
+
+def check_approver(approver: object, *, owner: str) -> McpApprover:
+    """Return ``approver`` if it can be called with one approval request, else raise
+    ``PromptValidationError`` (so a bad one is refused when declared, not when asked)."""
+    if not callable(approver):
+        invalid(owner, "approver", f"{approver!r} is not callable", f"pass {APPROVER_SHAPE}")
+    check_positional_call(approver, 1, owner=owner, shape=APPROVER_SHAPE)
+    return approver  # pyright: ignore[reportReturnType]
 
 
 @dataclass(frozen=True, slots=True)
@@ -179,13 +230,34 @@ class HostedMcpResult(JsonRendered):
     text: str = ""
 
 
-def hosted_mcp_tool(config: HostedMcpConfig, *, name: str = "mcp") -> HostedTool[HostedMcpConfig]:
+@dataclass(frozen=True, slots=True)
+class HostedMcpTool(HostedTool[HostedMcpConfig]):
+    """A hosted MCP tool and the approver that answers its approval requests.
+
+    The provider asks before each call ``require_approval`` covers; the
+    approver gets an ``McpApprovalRequest`` and returns an
+    ``McpApprovalDecision`` (or a bool). Without an approver such a request
+    ends the evaluation with an error saying how to give one.
+    """
+
+    approver: McpApprover | None = field(default=None, compare=False)
+
+    def __post_init__(self) -> None:
+        HostedTool.__post_init__(self)  # pyright: ignore[reportUnknownMemberType]
+        if self.approver is not None:
+            check_approver(self.approver, owner=f"Hosted MCP tool {self.name!r}")
+
+
+def hosted_mcp_tool(
+    config: HostedMcpConfig, *, name: str = "mcp", approver: McpApprover | None = None
+) -> HostedMcpTool:
     """A hosted MCP tool for one server (there is no default server)."""
-    return HostedTool(
+    return HostedMcpTool(
         kind="mcp",
         name=name,
         description=f"Call tools of the remote MCP server {config.server_label!r}."[:200],
         config=config,
+        approver=approver,
     )
 
 
@@ -205,8 +277,9 @@ class HostedMcpSection(HostedToolSection):
         key: str = "mcp",
         name: str = "mcp",
         enabled: bool | EnabledPredicate | None = None,
+        approver: McpApprover | None = None,
     ) -> None:
-        tool = hosted_mcp_tool(config, name=name)
+        tool = hosted_mcp_tool(config, name=name, approver=approver)
         super().__init__(
             tool, title="Remote MCP Server", key=key, template=_TEMPLATE, enabled=enabled
         )
