@@ -199,10 +199,12 @@ def test_image_generation_and_mcp_and_shell_specs() -> None:
         "partial_images": 2,
     }
     mcp = CODECS["mcp"]
+    # The API's default is "always": it is sent, so the wire says what will happen.
     assert mcp.serialize(REPRESENTATIVE[10]) == {
         "type": "mcp",
         "server_label": "deepwiki",
         "server_url": MCP_URL,
+        "require_approval": "always",
     }
     full = mcp.serialize(REPRESENTATIVE[11])
     assert full["require_approval"] == {

@@ -30,11 +30,12 @@ from tooltape import (
 )
 from tooltape.adapters.openai import OpenAIAdapter
 from tooltape.adapters.openai.codecs.registry import default_hosted_tool_codecs
-from tooltape.adapters.openai.native_tools import OpenAIWebSearchSection
+from tooltape.adapters.openai.native_tools import OpenAIShellSection, OpenAIWebSearchSection
 from tooltape.runtime.hooks import ToolHookContext
 from tooltape.testing.kinds import canonical_tools
 from tooltape.testing.provider.faults import ProviderFaults
 from tooltape.tools.apply_patch import apply_patch_tool
+from tooltape.tools.shell import ShellSection
 from tooltape.tools.web_search import WebSearchSection
 
 CREATE_PARAMS = TypeAdapter(ResponseCreateParamsNonStreaming)
@@ -114,7 +115,7 @@ def test_tool_loop_answers_every_call_and_sends_the_results_back(
     )
     faults.script(faults.ok(first), faults.ok(faults.response_json("all done")))
     session = Session()
-    adapter = OpenAIAdapter("gpt-5", client=faults.client(max_retries=0))
+    adapter = OpenAIAdapter("gpt-5.1", client=faults.client(max_retries=0))
 
     response = adapter.evaluate(workshop_prompt(tmp_path), session=session)
 
@@ -196,14 +197,25 @@ def test_an_unknown_hosted_kind_fails_before_anything_is_sent(faults: ProviderFa
     assert faults.calls == ()
 
 
-def test_a_model_without_the_capability_is_refused_unless_the_table_says_otherwise() -> None:
+def test_a_model_family_documented_without_the_kind_is_refused_citing_the_docs() -> None:
+    prompt = Prompt(ns="t", key="shell", sections=[ShellSection()])
+    for model in ("gpt-5-nano", "gpt-5-nano-2025-08-07", "gpt-5-chat-latest", "gpt-5"):
+        with pytest.raises(PromptEvaluationError, match="does not support 'shell'") as raised:
+            OpenAIAdapter(model).build_request(prompt)
+        assert "https://developers.openai.com/api/docs/guides/tools-shell" in str(raised.value)
+    # The family, not the prefix: gpt-5.1 takes shell although gpt-5 does not.
+    assert OpenAIAdapter("gpt-5.1-2025-11-13").build_request(prompt)["tools"][0]["type"] == "shell"
+    # A family the table does not know is not restricted.
+    assert OpenAIAdapter("some-future-model").build_request(prompt)["tools"][0]["type"] == "shell"
+
+
+def test_a_capabilities_table_given_to_the_adapter_replaces_the_documented_one() -> None:
     prompt = Prompt(ns="t", key="search", sections=[WebSearchSection()])
-    with pytest.raises(PromptEvaluationError, match="does not support 'web_search'"):
-        OpenAIAdapter("gpt-3.5-turbo").build_request(prompt)
-    body = OpenAIAdapter(
-        "gpt-3.5-turbo", capabilities={"gpt-3.5": frozenset({"web_search"})}
-    ).build_request(prompt)
-    assert body["tools"] == [{"type": "web_search"}]
+    table = {"gpt-4.1-nano": frozenset({"file_search"})}
+    with pytest.raises(PromptEvaluationError, match="lists only file_search"):
+        OpenAIAdapter("gpt-4.1-nano-2025-04-14", capabilities=table).build_request(prompt)
+    shell = Prompt(ns="t", key="shell", sections=[ShellSection()])
+    assert OpenAIAdapter("gpt-5-nano", capabilities=table).build_request(shell)["tools"]
 
 
 def test_a_runaway_tool_loop_stops_at_the_round_limit(faults: ProviderFaults) -> None:
@@ -319,7 +331,7 @@ def test_every_request_body_validates_against_the_sdk_types(tmp_path: Path) -> N
             )
         ],
     )
-    adapter = OpenAIAdapter("gpt-5")
+    adapter = OpenAIAdapter("gpt-5.1")
     for choice in (None, "auto", "required", "add_one", "apply_patch", *(h.name for h in hosted)):
         body = adapter.build_request(prompt, tool_choice=choice)
         CREATE_PARAMS.validate_python(body)
@@ -327,8 +339,8 @@ def test_every_request_body_validates_against_the_sdk_types(tmp_path: Path) -> N
 
 
 def test_native_tool_sections_are_checked_when_built_and_render_no_text() -> None:
-    with pytest.raises(PromptValidationError, match="does not support"):
-        OpenAIWebSearchSection(model="gpt-3.5-turbo")
+    with pytest.raises(PromptValidationError, match="does not support the 'shell' tool"):
+        OpenAIShellSection(model="gpt-5-nano")
     section = OpenAIWebSearchSection(model="gpt-5")
     prompt = Prompt(ns="t", key="n", sections=[MarkdownSection(title="T", template="go"), section])
     rendered = prompt.render()

@@ -59,5 +59,8 @@ def test_request_body(wire_snapshot: WireSnapshot, tmp_path: Path) -> None:
             )
         ],
     )
-    body = OpenAIAdapter("gpt-5").build_request(prompt, Ticket("Login fails"), tool_choice="lookup")
+    # gpt-5.1: the first family documented to take apply_patch and shell
+    body = OpenAIAdapter("gpt-5.1").build_request(
+        prompt, Ticket("Login fails"), tool_choice="lookup"
+    )
     assert body == wire_snapshot

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-import json
+import math
 from collections.abc import Callable, Mapping, Sequence
 from datetime import datetime
 from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 import openai
+from typing_extensions import Unpack
 
 from tooltape.adapters.codec import ClientToolCodec, HostedToolCodec
 from tooltape.adapters.openai.capabilities import DEFAULT_CAPABILITIES
@@ -15,15 +16,13 @@ from tooltape.adapters.openai.codecs.registry import (
     default_client_tool_codecs,
     default_hosted_tool_codecs,
 )
-from tooltape.adapters.openai.reading import (
-    as_dict,
-    describe_error,
-    field,
-    is_mapping,
-    output_text,
-)
-from tooltape.adapters.openai.request import RequestBuilder, client_kind
-from tooltape.adapters.openai.strict_schema import drop_null_optionals
+from tooltape.adapters.openai.conversation import ConversationState
+from tooltape.adapters.openai.options import CallOptions, RequestOptions, ResponseOptions
+from tooltape.adapters.openai.reading import output_text
+from tooltape.adapters.openai.request import RequestBuilder
+from tooltape.adapters.openai.sending import ResponseSender
+from tooltape.adapters.openai.tool_choice import ToolChoice, later_round_choice
+from tooltape.adapters.openai.tool_loop import ToolLoop
 from tooltape.prompt import (
     EventBus,
     HostedToolOutput,
@@ -40,7 +39,6 @@ from tooltape.runtime import (
     PromptRendered,
     PromptResponse,
     Session,
-    ToolCall,
     ToolExecutor,
     check_hook,
 )
@@ -53,6 +51,14 @@ OutputT = TypeVar("OutputT")
 PROVIDER = "openai"
 
 
+def _seconds(name: str, value: object, *, allow_zero: bool) -> float:
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
+        raise ValueError(f"{name}={value!r}; give a number of seconds.")
+    if value < 0 or (value == 0 and not allow_zero):
+        raise ValueError(f"{name}={value!r}; give a number of seconds above 0.")
+    return float(value)
+
+
 class OpenAIAdapter:
     """Evaluates tooltape prompts with the OpenAI Responses API (blocking calls).
 
@@ -60,6 +66,13 @@ class OpenAIAdapter:
     executor and hooks; provider-executed (hosted) tools are serialised and
     parsed by one codec per kind (``hosted_tool_codecs``). The OpenAI client
     is created on first use, so ``build_request`` needs no API key.
+
+    Request options (``store``, ``chain``, ``conversation``, ``background``,
+    ``parallel_tool_calls``, ``max_tool_calls``, ``reasoning_effort``,
+    ``reasoning_summary``; see ``tooltape.adapters.openai.options``) given
+    here are defaults that ``evaluate`` and ``build_request`` keywords
+    override. ``max_rounds`` bounds the tool loop; ``poll_interval_s`` and
+    ``poll_timeout_s`` bound the polling of background responses.
     """
 
     name = PROVIDER
@@ -73,9 +86,17 @@ class OpenAIAdapter:
         client_tool_codecs: Mapping[str, ClientToolCodec] | None = None,
         capabilities: Mapping[str, frozenset[str]] | None = None,
         max_rounds: int = 16,
+        poll_interval_s: float = 1.0,
+        poll_timeout_s: float = 600.0,
+        **options: Unpack[ResponseOptions],
     ) -> None:
-        if max_rounds < 1:
-            raise ValueError("max_rounds must be at least 1.")
+        if isinstance(max_rounds, bool) or not isinstance(max_rounds, int) or max_rounds < 1:
+            raise ValueError(f"max_rounds={max_rounds!r}; use a whole number of at least 1.")
+        if "previous_response_id" in options:
+            raise TypeError(
+                "OpenAIAdapter() takes no previous_response_id: it belongs to one call; pass it "
+                "to evaluate() or build_request()."
+            )
         self.model = model
         self._client = client
         self.hosted_tool_codecs: Mapping[str, HostedToolCodec[Any, Any]] = dict(
@@ -86,8 +107,17 @@ class OpenAIAdapter:
         )
         self.capabilities = dict(DEFAULT_CAPABILITIES if capabilities is None else capabilities)
         self.max_rounds = max_rounds
+        self.options = RequestOptions.of(options, owner="OpenAIAdapter()")
         self._builder = RequestBuilder(
-            model, self.hosted_tool_codecs, self.client_tool_codecs, self.capabilities
+            model,
+            self.hosted_tool_codecs,
+            self.client_tool_codecs,
+            None if capabilities is None else self.capabilities,
+        )
+        self._sender = ResponseSender(
+            lambda: self.client,
+            poll_interval_s=_seconds("poll_interval_s", poll_interval_s, allow_zero=True),
+            poll_timeout_s=_seconds("poll_timeout_s", poll_timeout_s, allow_zero=False),
         )
 
     @property
@@ -104,10 +134,15 @@ class OpenAIAdapter:
             raise PromptEvaluationError(str(exc), prompt_name=prompt.name, phase="render") from exc
 
     def build_request(
-        self, prompt: Prompt[Any], *params: object, tool_choice: str | None = None
+        self,
+        prompt: Prompt[Any],
+        *params: object,
+        tool_choice: ToolChoice = None,
+        **options: Unpack[CallOptions],
     ) -> dict[str, Any]:
         """The exact JSON body ``evaluate`` would send first. Nothing is sent."""
-        return self._builder.build(self._render(prompt, params), tool_choice)
+        settings = self.options.merged(options, owner="build_request()")
+        return self._builder.build(self._render(prompt, params), tool_choice, settings)
 
     def evaluate(
         self,
@@ -115,17 +150,19 @@ class OpenAIAdapter:
         *params: object,
         bus: EventBus | None = None,
         session: Session | None = None,
-        tool_choice: str | None = None,
+        tool_choice: ToolChoice = None,
         tool_hooks: Sequence[Callable[..., Any]] = (),
         deadline: datetime | None = None,
+        **options: Unpack[CallOptions],
     ) -> PromptResponse[OutputT]:
         """Run the prompt's tool loop until the model answers without calling a tool."""
+        settings = self.options.merged(options, owner="evaluate()")
         hooks: list[ToolHook] = [
             check_hook(h, owner=f"evaluate({prompt.name!r}) tool hook")
             for h in (*tool_hooks, *prompt.tool_hooks)
         ]
         rendered = self._render(prompt, params)
-        body = self._builder.build(rendered, tool_choice)
+        body = self._builder.build(rendered, tool_choice, settings)
         bus = bus if bus is not None else (session.bus if session else InProcessEventBus())
         session = session if session is not None else Session(bus)
         session.attach(bus)
@@ -140,171 +177,25 @@ class OpenAIAdapter:
             provider=PROVIDER,
             deadline=deadline,
         )
-        conversation: list[dict[str, Any]] = list(body["input"])
+        state = ConversationState(
+            body, settings, later_round_choice(tool_choice, body.get("tool_choice"))
+        )
+        loop = ToolLoop(rendered, executor, self.hosted_tool_codecs, self.client_tool_codecs)
         seen_items: list[object] = []
-        recorded_ids: set[str] = set()
-        for round_index in range(self.max_rounds):
-            request = {**body, "input": conversation}
-            if round_index > 0 and body.get("tool_choice") not in (None, "auto", "none"):
-                request["tool_choice"] = "auto"
-            data = self._send(request, prompt.name)
+        for _ in range(self.max_rounds):
+            data = self._sender.create(state.request(), prompt.name)
             items = cast("list[object]", data["output"])
             seen_items.extend(items)
-            self._record_hosted_calls(rendered, executor, items, recorded_ids)
-            answers = self._run_local_calls(rendered, executor, items)
+            answers = loop.answer(items)
             if not answers:
                 return self._finish(prompt, rendered, executor, bus, data, seen_items)
-            conversation.extend(as_dict(item) for item in items)
-            conversation.extend(answers)
+            state.advance(data, answers, prompt.name)
         raise PromptEvaluationError(
             f"The model was still calling tools after {self.max_rounds} rounds; raise "
             "max_rounds or check the prompt for a tool loop.",
             prompt_name=prompt.name,
             phase="tool",
         )
-
-    def _post(self, body: dict[str, Any]) -> str:
-        # The raw body, not the SDK's model: parsing stays tolerant of fields
-        # no SDK version knows, and an unparsable body is ours to report.
-        create: Callable[..., Any] = self.client.responses.with_raw_response.create
-        raw: Any = create(**body)
-        http_response: Any = raw.http_response
-        return cast("str", http_response.text)
-
-    def _send(self, body: dict[str, Any], prompt_name: str) -> dict[str, Any]:
-        try:
-            text = self._post(body)
-        except openai.APIStatusError as exc:
-            payload: object = exc.body
-            raise PromptEvaluationError(
-                f"OpenAI answered HTTP {exc.status_code}: {describe_error(payload)}",
-                prompt_name=prompt_name,
-                phase="request",
-                provider_payload=payload,
-            ) from exc
-        except openai.APIConnectionError as exc:
-            raise PromptEvaluationError(
-                f"Could not reach OpenAI ({type(exc).__name__}: {exc}).",
-                prompt_name=prompt_name,
-                phase="request",
-            ) from exc
-        except Exception as exc:
-            # Transports may raise their own errors (a cassette that cannot answer,
-            # a custom http_client); the cause stays chained for whoever explains it.
-            raise PromptEvaluationError(
-                f"The request to OpenAI failed in the HTTP client ({type(exc).__name__}: {exc}).",
-                prompt_name=prompt_name,
-                phase="request",
-            ) from exc
-        try:
-            data: object = json.loads(text)
-        except json.JSONDecodeError as exc:
-            raise PromptEvaluationError(
-                f"OpenAI returned a body that is not JSON ({exc.msg} at position {exc.pos}).",
-                prompt_name=prompt_name,
-                phase="parse",
-                provider_payload=text[:2000],
-            ) from exc
-        if not is_mapping(data) or not isinstance(data.get("output"), list):
-            raise PromptEvaluationError(
-                "OpenAI returned JSON without an 'output' list; it is not a Response.",
-                prompt_name=prompt_name,
-                phase="parse",
-                provider_payload=data,
-            )
-        response = dict(data)
-        status = response.get("status")
-        if status in ("failed", "incomplete"):
-            payload = response.get("error") or response.get("incomplete_details")
-            raise PromptEvaluationError(
-                f"OpenAI response {response.get('id')} is {status}: {describe_error(payload)}",
-                prompt_name=prompt_name,
-                phase="response",
-                provider_payload=payload,
-            )
-        return response
-
-    def _record_hosted_calls(
-        self,
-        rendered: RenderedPrompt[Any],
-        executor: ToolExecutor,
-        items: Sequence[object],
-        recorded_ids: set[str],
-    ) -> None:
-        for hosted in rendered.hosted_tools:
-            codec = self.hosted_tool_codecs[hosted.kind]
-            for call in codec.parse_calls(items, hosted):
-                if call.id in recorded_ids:
-                    continue
-                recorded_ids.add(call.id)
-                executor.record_provider_call(
-                    name=hosted.name,
-                    call_id=call.id,
-                    params=call.params,
-                    result=call.to_result(),
-                    kind=hosted.kind,
-                    server_name=_server_label(call.params),
-                )
-
-    def _run_local_calls(
-        self, rendered: RenderedPrompt[Any], executor: ToolExecutor, items: Sequence[object]
-    ) -> list[dict[str, Any]]:
-        answers: list[dict[str, Any]] = []
-        by_item_type = {c.call_item_type: c for c in self.client_tool_codecs.values()}
-        for item in items:
-            item_type = field(item, "type")
-            if item_type == "function_call":
-                name = str(field(item, "name", ""))
-                call_id = str(field(item, "call_id", ""))
-                arguments = self._function_arguments(rendered, name, field(item, "arguments", ""))
-                result = executor.execute(ToolCall(name, arguments, call_id))
-                answers.append(
-                    {
-                        "type": "function_call_output",
-                        "call_id": call_id,
-                        "output": result.model_output(),
-                    }
-                )
-            elif item_type in by_item_type:
-                codec = by_item_type[item_type]
-                raw_item = as_dict(item)
-                tool = next(
-                    (
-                        t
-                        for t in rendered.tools
-                        if client_kind(t, self.client_tool_codecs) == codec.kind
-                    ),
-                    None,
-                )
-                call_id = codec.call_id(raw_item)
-                answered = any(
-                    field(other, "type") == f"{item_type}_output"
-                    and field(other, "call_id") == call_id
-                    for other in items
-                )
-                # Without a client tool of this kind the call is the provider's
-                # own (a hosted shell); one already answered needs nothing.
-                if tool is None or answered:
-                    continue
-                call = ToolCall(tool.name, codec.call_arguments(raw_item), call_id)
-                result = executor.execute(call, source="native", kind=codec.kind)
-                answers.append(codec.output_item(raw_item, result))
-        return answers
-
-    def _function_arguments(
-        self, rendered: RenderedPrompt[Any], name: str, arguments: object
-    ) -> str | dict[str, Any]:
-        tool = rendered.tool(name)
-        text = arguments if isinstance(arguments, str) else json.dumps(arguments)
-        if tool is None or tool.params_type is None:
-            return text
-        try:
-            parsed: object = json.loads(text)
-        except json.JSONDecodeError:
-            return text
-        if not isinstance(parsed, dict):
-            return text
-        return drop_null_optionals(cast("dict[str, Any]", parsed), tool.parameters_schema())
 
     def _finish(
         self,
@@ -345,8 +236,3 @@ class OpenAIAdapter:
         )
         bus.publish(PromptExecuted(prompt.name, self.name, response))
         return response
-
-
-def _server_label(params: object) -> str | None:
-    label: object = getattr(params, "server_label", None)
-    return label if isinstance(label, str) else None

@@ -2,14 +2,22 @@
 
 from __future__ import annotations
 
+import json
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from tooltape.adapters.codec import ClientToolCodec, HostedToolCodec
-from tooltape.adapters.openai.capabilities import supported_kinds
+from tooltape.adapters.openai.capabilities import refusal
+from tooltape.adapters.openai.options import RequestOptions
 from tooltape.adapters.openai.strict_schema import strict_schema
+from tooltape.adapters.openai.tool_choice import (
+    PLAIN_CHOICES,
+    AllowedTools,
+    McpToolChoice,
+    ToolChoice,
+)
 from tooltape.prompt import (
     HostedTool,
     PromptEvaluationError,
@@ -19,7 +27,13 @@ from tooltape.prompt import (
 )
 from tooltape.prompt.schema import params_schema
 
-_PLAIN_CHOICES = ("auto", "required", "none")
+_DISTINGUISHED_BY = {
+    "function": "name",
+    "custom": "name",
+    "namespace": "name",
+    "mcp": "server_label",
+}
+"""Spec fields that tell two tools of one wire ``type`` apart; other types appear once."""
 
 
 def client_kind(tool: Tool[Any, Any], client_codecs: Mapping[str, ClientToolCodec]) -> str | None:
@@ -28,26 +42,50 @@ def client_kind(tool: Tool[Any, Any], client_codecs: Mapping[str, ClientToolCode
     return kind if isinstance(kind, str) and kind in client_codecs else None
 
 
+def wire_identity(spec: Mapping[str, Any]) -> dict[str, Any]:
+    """What names a tool on the wire: its ``type``, plus ``name``/``server_label`` where the
+    type has several tools (the form ``allowed_tools`` lists tools in)."""
+    identity: dict[str, Any] = {"type": spec.get("type")}
+    key = _DISTINGUISHED_BY.get(str(spec.get("type")))
+    if key is not None and key in spec:
+        identity[key] = spec[key]
+    return identity
+
+
+@dataclass(frozen=True, slots=True)
+class ToolEntry:
+    """One ``tools[]`` entry and the prompt tool it comes from."""
+
+    name: str
+    spec: dict[str, Any]
+    where: str
+    item_types: tuple[str, ...] = ()
+
+
 @dataclass(frozen=True, slots=True)
 class RequestBuilder:
-    """Turns a ``RenderedPrompt`` into a Responses request body. Sends nothing."""
+    """Turns a ``RenderedPrompt`` into a Responses request body. Sends nothing.
+
+    ``capabilities`` is the adapter's own table, or ``None`` for the built-in
+    one (whose refusals cite documentation).
+    """
 
     model: str
     hosted_codecs: Mapping[str, HostedToolCodec[Any, Any]]
     client_codecs: Mapping[str, ClientToolCodec]
-    capabilities: Mapping[str, frozenset[str]]
+    capabilities: Mapping[str, frozenset[str]] | None = None
 
     def _fail(self, rendered: RenderedPrompt[Any], message: str) -> PromptEvaluationError:
         return PromptEvaluationError(message, prompt_name=rendered.prompt_name, phase="render")
 
     def _check_supported(self, rendered: RenderedPrompt[Any], kind: str, name: str) -> None:
-        kinds = supported_kinds(self.model, self.capabilities)
-        if kinds is not None and kind not in kinds:
+        reason = refusal(self.model, kind, self.capabilities)
+        if reason is not None:
             raise self._fail(
                 rendered,
-                f"Model {self.model!r} does not support {kind!r} tools (tool {name!r}); "
-                f"it supports {', '.join(sorted(kinds)) or 'none'}. Pick another model or "
-                "pass capabilities= to OpenAIAdapter if the table is out of date.",
+                f"Model {self.model!r} does not support {kind!r} tools (tool {name!r}): {reason}. "
+                "Pick another model, or pass capabilities= to OpenAIAdapter if this is out of "
+                "date.",
             )
 
     def _hosted_codec(
@@ -62,62 +100,131 @@ class RequestBuilder:
             )
         return codec
 
-    def tool_specs(self, rendered: RenderedPrompt[Any]) -> tuple[list[dict[str, Any]], list[str]]:
-        """The ``tools`` array and the ``include`` entries it needs."""
-        specs: list[dict[str, Any]] = []
+    def _function_entry(self, rendered: RenderedPrompt[Any], tool: Tool[Any, Any]) -> ToolEntry:
+        if tool.handler is None:
+            raise self._fail(
+                rendered,
+                f"Tool {tool.name!r} has no handler and is not a provider tool the OpenAI "
+                "adapter knows; give it a handler or declare it as a hosted tool.",
+            )
+        schema = tool.parameters_schema()
+        spec: dict[str, Any] = {
+            "type": "function",
+            "name": tool.name,
+            "description": tool.description,
+            "parameters": strict_schema(schema) if tool.strict else schema,
+            "strict": tool.strict,
+        }
+        return ToolEntry(tool.name, spec, "function tool")
+
+    def tool_entries(self, rendered: RenderedPrompt[Any]) -> tuple[list[ToolEntry], list[str]]:
+        """The ``tools`` array (with the tool each entry comes from) and the ``include``
+        entries it needs."""
+        entries: list[ToolEntry] = []
         includes: list[str] = []
         for tool in rendered.tools:
             kind = client_kind(tool, self.client_codecs)
-            if kind is not None:
-                self._check_supported(rendered, kind, tool.name)
-                specs.append(self.client_codecs[kind].serialize(tool))
+            if kind is None:
+                entries.append(self._function_entry(rendered, tool))
                 continue
-            if tool.handler is None:
-                raise self._fail(
-                    rendered,
-                    f"Tool {tool.name!r} has no handler and is not a provider tool the OpenAI "
-                    "adapter knows; give it a handler or declare it as a hosted tool.",
-                )
-            spec: dict[str, Any] = {
-                "type": "function",
-                "name": tool.name,
-                "description": tool.description,
-                "parameters": strict_schema(tool.parameters_schema()),
-                "strict": True,
-            }
-            specs.append(spec)
+            self._check_supported(rendered, kind, tool.name)
+            codec = self.client_codecs[kind]
+            entries.append(
+                ToolEntry(tool.name, codec.serialize(tool), "local tool", (codec.call_item_type,))
+            )
         for hosted in rendered.hosted_tools:
             codec = self._hosted_codec(rendered, hosted)
             self._check_supported(rendered, hosted.kind, hosted.name)
             try:
-                specs.append(codec.serialize(hosted))
+                spec = codec.serialize(hosted)
             except PromptValidationError as exc:
                 raise self._fail(rendered, f"Hosted tool {hosted.name!r}: {exc}") from exc
             except PromptEvaluationError as exc:
                 # Codecs cannot see the prompt; say which prompt failed.
                 raise self._fail(rendered, f"Hosted tool {hosted.name!r}: {exc.message}") from exc
+            item_types = tuple(getattr(codec, "item_types", ()))
+            entries.append(ToolEntry(hosted.name, spec, "hosted tool", item_types))
             for entry in codec.includes(hosted):
                 if entry not in includes:
                     includes.append(entry)
-        return specs, includes
+        self._check_unambiguous(rendered, entries)
+        return entries, includes
 
-    def tool_choice(self, rendered: RenderedPrompt[Any], choice: str | None) -> object:
-        """Map a tool choice (``auto``/``required``/``none`` or a tool name) to the wire."""
-        if choice is None or choice in _PLAIN_CHOICES:
+    def tool_specs(self, rendered: RenderedPrompt[Any]) -> tuple[list[dict[str, Any]], list[str]]:
+        """The ``tools`` array and the ``include`` entries it needs."""
+        entries, includes = self.tool_entries(rendered)
+        return [entry.spec for entry in entries], includes
+
+    def _check_unambiguous(
+        self, rendered: RenderedPrompt[Any], entries: Sequence[ToolEntry]
+    ) -> None:
+        # Calls of a hosted kind carry no tool name: two tools one spec type (or one
+        # call item type) describes could not be told apart, on the wire or in a reply.
+        for index, entry in enumerate(entries):
+            identity = wire_identity(entry.spec)
+            for earlier in entries[:index]:
+                same_spec = wire_identity(earlier.spec) == identity
+                labelled = "server_label" in identity and identity["type"] == "mcp"
+                shared = set(entry.item_types) & set(earlier.item_types)
+                if same_spec or (shared and not labelled):
+                    what = json.dumps(identity) if same_spec else f"{sorted(shared)[0]} items"
+                    raise self._fail(
+                        rendered,
+                        f"The {earlier.where} {earlier.name!r} and the {entry.where} "
+                        f"{entry.name!r} are the same tool to the API (both are {what}): it could "
+                        "not tell which one a call is for. Keep one of them (hosted MCP servers "
+                        "need distinct server_labels).",
+                    )
+
+    def _named_tool(
+        self, rendered: RenderedPrompt[Any], name: str, entries: Sequence[ToolEntry]
+    ) -> ToolEntry:
+        entry = next((e for e in entries if e.name == name), None)
+        if entry is None:
+            names = [e.name for e in entries]
+            raise self._fail(
+                rendered,
+                f"tool_choice {name!r} names no tool of this prompt; use one of "
+                f"{', '.join([*PLAIN_CHOICES, *names]) if names else ', '.join(PLAIN_CHOICES)}.",
+            )
+        return entry
+
+    def tool_choice(
+        self, rendered: RenderedPrompt[Any], choice: ToolChoice, entries: Sequence[ToolEntry] = ()
+    ) -> object:
+        """The wire form of ``choice`` (see ``tooltape.adapters.openai.tool_choice``)."""
+        if choice is None or choice in PLAIN_CHOICES:
             return choice
+        entries = entries or self.tool_entries(rendered)[0]
+        if isinstance(choice, AllowedTools):
+            tools = [
+                wire_identity(self._named_tool(rendered, n, entries).spec) for n in choice.tools
+            ]
+            return {"type": "allowed_tools", "mode": choice.mode, "tools": tools}
+        if isinstance(choice, McpToolChoice):
+            hosted = rendered.hosted_tool(choice.tool)
+            if hosted is None or hosted.kind != "mcp":
+                mcp = [h.name for h in rendered.hosted_tools if h.kind == "mcp"]
+                raise self._fail(
+                    rendered,
+                    f"McpToolChoice names {choice.tool!r}, which is no hosted MCP tool of this "
+                    f"prompt; its hosted MCP tools: {', '.join(mcp) or 'none'}.",
+                )
+            return {**self._hosted_codec(rendered, hosted).tool_choice(hosted), "name": choice.name}
+        if not isinstance(choice, str):
+            raise self._fail(
+                rendered,
+                f"tool_choice={choice!r}; use 'auto', 'required', 'none', a tool name, "
+                "AllowedTools(...) or McpToolChoice(...).",
+            )
+        entry = self._named_tool(rendered, choice, entries)
         tool = rendered.tool(choice)
         if tool is not None:
             kind = client_kind(tool, self.client_codecs)
             return {"type": kind} if kind is not None else {"type": "function", "name": choice}
-        hosted = rendered.hosted_tool(choice)
-        if hosted is not None:
-            return self._hosted_codec(rendered, hosted).tool_choice(hosted)
-        names = [t.name for t in rendered.tools] + [h.name for h in rendered.hosted_tools]
-        raise self._fail(
-            rendered,
-            f"tool_choice {choice!r} names no tool of this prompt; use one of "
-            f"{', '.join([*_PLAIN_CHOICES, *names])}.",
-        )
+        hosted = rendered.hosted_tool(entry.name)
+        assert hosted is not None
+        return self._hosted_codec(rendered, hosted).tool_choice(hosted)
 
     def text_format(self, rendered: RenderedPrompt[Any]) -> dict[str, Any] | None:
         """``text.format`` for a declared structured output type."""
@@ -136,23 +243,33 @@ class RequestBuilder:
             "strict": True,
         }
 
-    def build(self, rendered: RenderedPrompt[Any], tool_choice: str | None) -> dict[str, Any]:
-        """The whole body; every check happens here, before anything is sent."""
-        specs, includes = self.tool_specs(rendered)
+    def build(
+        self,
+        rendered: RenderedPrompt[Any],
+        tool_choice: ToolChoice,
+        options: RequestOptions | None = None,
+    ) -> dict[str, Any]:
+        """The first request's body; every check happens here, before anything is sent."""
+        options = options or RequestOptions()
+        entries, includes = self.tool_entries(rendered)
         body: dict[str, Any] = {
             "model": self.model,
             "input": [{"role": "user", "content": rendered.text}],
         }
-        if specs:
-            body["tools"] = specs
-        choice = self.tool_choice(rendered, tool_choice)
+        if entries:
+            body["tools"] = [entry.spec for entry in entries]
+        choice = self.tool_choice(rendered, tool_choice, entries)
         if choice is not None:
-            if not specs and choice != "none":
+            if not entries and choice != "none":
                 raise self._fail(rendered, "tool_choice was given but the prompt has no tools.")
             body["tool_choice"] = choice
+        for entry in options.includes():
+            if entry not in includes:
+                includes.append(entry)
         if includes:
             body["include"] = includes
         text_format = self.text_format(rendered)
         if text_format is not None:
             body["text"] = {"format": text_format}
+        body.update(options.body_fields())
         return body

@@ -1,0 +1,140 @@
+"""Sending a Responses request and waiting for a finished response.
+
+A response whose ``status`` is ``queued`` or ``in_progress`` is not an answer.
+In background mode (``background: true``) the provider answers that way at
+once, and the response is fetched again with ``GET /v1/responses/{id}``
+(through the SDK's ``client.responses.retrieve``, so cassettes record and
+replay it) every ``poll_interval_s`` seconds until it reaches a final status
+or ``poll_timeout_s`` has passed. Outside background mode such a response is
+an error, never an empty answer.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any, cast
+
+import openai
+
+from tooltape.adapters.openai.reading import describe_error, is_mapping
+from tooltape.prompt import PromptEvaluationError
+
+PENDING = ("queued", "in_progress")
+FAILED = ("failed", "incomplete", "cancelled")
+
+
+@dataclass(frozen=True, slots=True)
+class ResponseSender:
+    """Sends request bodies with an OpenAI client and returns finished responses as dicts.
+
+    The raw body is parsed, not the SDK's model: parsing stays tolerant of
+    fields no SDK version knows, and an unparsable body is ours to report.
+    """
+
+    client: Callable[[], openai.OpenAI]
+    poll_interval_s: float = 1.0
+    poll_timeout_s: float = 600.0
+    sleep: Callable[[float], None] = field(default=time.sleep)
+    clock: Callable[[], float] = field(default=time.monotonic)
+
+    def create(self, body: dict[str, Any], prompt_name: str) -> dict[str, Any]:
+        """``POST /v1/responses`` with ``body``; polls a background response to its end."""
+        create: Callable[..., Any] = self.client().responses.with_raw_response.create
+        response = self._call(lambda: create(**body), prompt_name)
+        if response.get("status") in PENDING:
+            if not body.get("background"):
+                raise PromptEvaluationError(
+                    f"OpenAI response {response.get('id')} is {response.get('status')}, not "
+                    "finished, although background mode was not asked for; it is not an answer. "
+                    "Pass background=True to poll for it.",
+                    prompt_name=prompt_name,
+                    phase="response",
+                    provider_payload=response,
+                )
+            response = self._poll(response, prompt_name)
+        return self._finished(response, prompt_name)
+
+    def _poll(self, response: dict[str, Any], prompt_name: str) -> dict[str, Any]:
+        response_id = response.get("id")
+        if not isinstance(response_id, str) or not response_id:
+            raise PromptEvaluationError(
+                "OpenAI returned a background response without an id; it cannot be polled.",
+                prompt_name=prompt_name,
+                phase="parse",
+                provider_payload=response,
+            )
+        retrieve: Callable[..., Any] = self.client().responses.with_raw_response.retrieve
+        deadline = self.clock() + self.poll_timeout_s
+        while response.get("status") in PENDING:
+            if self.clock() >= deadline:
+                raise PromptEvaluationError(
+                    f"OpenAI response {response_id} was still {response.get('status')} after "
+                    f"{self.poll_timeout_s:g} s of polling; raise poll_timeout_s, or retrieve it "
+                    "later by its id.",
+                    prompt_name=prompt_name,
+                    phase="response",
+                    provider_payload={"id": response_id, "status": response.get("status")},
+                )
+            self.sleep(self.poll_interval_s)
+            response = self._call(lambda: retrieve(response_id), prompt_name)
+        return response
+
+    def _call(self, send: Callable[[], Any], prompt_name: str) -> dict[str, Any]:
+        try:
+            raw: Any = send()
+            text = cast("str", raw.http_response.text)
+        except openai.APIStatusError as exc:
+            payload: object = exc.body
+            raise PromptEvaluationError(
+                f"OpenAI answered HTTP {exc.status_code}: {describe_error(payload)}",
+                prompt_name=prompt_name,
+                phase="request",
+                provider_payload=payload,
+            ) from exc
+        except openai.APIConnectionError as exc:
+            raise PromptEvaluationError(
+                f"Could not reach OpenAI ({type(exc).__name__}: {exc}).",
+                prompt_name=prompt_name,
+                phase="request",
+            ) from exc
+        except Exception as exc:
+            # Transports may raise their own errors (a cassette that cannot answer,
+            # a custom http_client); the cause stays chained for whoever explains it.
+            raise PromptEvaluationError(
+                f"The request to OpenAI failed in the HTTP client ({type(exc).__name__}: {exc}).",
+                prompt_name=prompt_name,
+                phase="request",
+            ) from exc
+        try:
+            data: object = json.loads(text)
+        except json.JSONDecodeError as exc:
+            raise PromptEvaluationError(
+                f"OpenAI returned a body that is not JSON ({exc.msg} at position {exc.pos}).",
+                prompt_name=prompt_name,
+                phase="parse",
+                provider_payload=text[:2000],
+            ) from exc
+        if not is_mapping(data) or not isinstance(data.get("output"), list):
+            raise PromptEvaluationError(
+                "OpenAI returned JSON without an 'output' list; it is not a Response.",
+                prompt_name=prompt_name,
+                phase="parse",
+                provider_payload=data,
+            )
+        return dict(data)
+
+    def _finished(self, response: dict[str, Any], prompt_name: str) -> dict[str, Any]:
+        status = response.get("status")
+        if status in FAILED:
+            payload = response.get("error") or response.get("incomplete_details")
+            detail = describe_error(payload) if payload else "no details given"
+            raise PromptEvaluationError(
+                f"OpenAI response {response.get('id')} is {status}: {detail}",
+                prompt_name=prompt_name,
+                phase="response",
+                provider_payload=payload,
+            )
+        return response

@@ -1,0 +1,123 @@
+"""One round of the tool loop: what a response asked for, and the answers it gets.
+
+Provider-executed calls are recorded (a ``ToolInvoked`` each, through the
+hooks); function calls and client-executed provider calls run through the
+executor and are answered with ``*_output`` items; approval requests are
+decided by the hosted MCP tool's approver. A round with no answer ends the
+loop.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, cast
+
+from tooltape.adapters.codec import ClientToolCodec, HostedToolCodec
+from tooltape.adapters.openai.approvals import answer_approvals, pending_approvals
+from tooltape.adapters.openai.reading import as_dict
+from tooltape.adapters.openai.reading import field as item_field
+from tooltape.adapters.openai.request import client_kind
+from tooltape.adapters.openai.strict_schema import drop_null_optionals
+from tooltape.prompt import RenderedPrompt
+from tooltape.runtime import ToolCall, ToolExecutor
+
+
+def _server_label(params: object) -> str | None:
+    label: object = getattr(params, "server_label", None)
+    return label if isinstance(label, str) else None
+
+
+@dataclass(slots=True)
+class ToolLoop:
+    """Answers the calls of each response of one evaluation."""
+
+    rendered: RenderedPrompt[Any]
+    executor: ToolExecutor
+    hosted_codecs: Mapping[str, HostedToolCodec[Any, Any]]
+    client_codecs: Mapping[str, ClientToolCodec]
+    recorded_ids: set[str] = field(default_factory=lambda: set[str]())
+
+    def answer(self, items: Sequence[object]) -> list[dict[str, Any]]:
+        """Record, run and decide what ``items`` ask for; the input items that answer them."""
+        # Checked first: an approval nobody can give fails before any tool runs.
+        approvals = pending_approvals(self.rendered, items)
+        self._record_hosted_calls(items)
+        answers = self._run_local_calls(items)
+        answers.extend(answer_approvals(approvals, self.executor))
+        return answers
+
+    def _record_hosted_calls(self, items: Sequence[object]) -> None:
+        for hosted in self.rendered.hosted_tools:
+            codec = self.hosted_codecs[hosted.kind]
+            for call in codec.parse_calls(items, hosted):
+                if call.id in self.recorded_ids:
+                    continue
+                self.recorded_ids.add(call.id)
+                self.executor.record_provider_call(
+                    name=hosted.name,
+                    call_id=call.id,
+                    params=call.params,
+                    result=call.to_result(),
+                    kind=hosted.kind,
+                    server_name=_server_label(call.params),
+                )
+
+    def _run_local_calls(self, items: Sequence[object]) -> list[dict[str, Any]]:
+        answers: list[dict[str, Any]] = []
+        by_item_type = {c.call_item_type: c for c in self.client_codecs.values()}
+        for item in items:
+            item_type = item_field(item, "type")
+            if item_type == "function_call":
+                name = str(item_field(item, "name", ""))
+                call_id = str(item_field(item, "call_id", ""))
+                arguments = self._function_arguments(name, item_field(item, "arguments", ""))
+                result = self.executor.execute(ToolCall(name, arguments, call_id))
+                answers.append(
+                    {
+                        "type": "function_call_output",
+                        "call_id": call_id,
+                        "output": result.model_output(),
+                    }
+                )
+            elif item_type in by_item_type:
+                answer = self._run_client_call(item, items, by_item_type[item_type])
+                if answer is not None:
+                    answers.append(answer)
+        return answers
+
+    def _run_client_call(
+        self, item: object, items: Sequence[object], codec: ClientToolCodec
+    ) -> dict[str, Any] | None:
+        raw_item = as_dict(item)
+        tool = next(
+            (t for t in self.rendered.tools if client_kind(t, self.client_codecs) == codec.kind),
+            None,
+        )
+        call_id = codec.call_id(raw_item)
+        answered = any(
+            item_field(other, "type") == f"{codec.call_item_type}_output"
+            and item_field(other, "call_id") == call_id
+            for other in items
+        )
+        # Without a client tool of this kind the call is the provider's own (a hosted
+        # shell); one already answered needs nothing.
+        if tool is None or answered:
+            return None
+        call = ToolCall(tool.name, codec.call_arguments(raw_item), call_id)
+        result = self.executor.execute(call, source="native", kind=codec.kind)
+        return codec.output_item(raw_item, result)
+
+    def _function_arguments(self, name: str, arguments: object) -> str | dict[str, Any]:
+        tool = self.rendered.tool(name)
+        text = arguments if isinstance(arguments, str) else json.dumps(arguments)
+        if tool is None or tool.params_type is None or not tool.strict:
+            return text
+        try:
+            parsed: object = json.loads(text)
+        except json.JSONDecodeError:
+            return text
+        if not isinstance(parsed, dict):
+            return text
+        return drop_null_optionals(cast("dict[str, Any]", parsed), tool.parameters_schema())
