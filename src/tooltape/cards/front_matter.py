@@ -74,11 +74,16 @@ class McpServerEntry:
 @with_config(_FORBID)
 @dataclass(frozen=True, slots=True)
 class HostedToolEntry:
-    """``hosted_tools[]``: a provider-executed tool of a ``tooltape.tools`` kind."""
+    """``hosted_tools[]``: a provider-executed tool of a ``tooltape.tools`` kind.
+
+    ``approver`` (``mcp`` only) is a ``file.py:function`` spec, resolved like
+    hooks, whose function answers the server's approval requests.
+    """
 
     kind: StrictStr
     name: StrictStr | None = None
     config: Mapping[StrictStr, Any] = field(default_factory=lambda: dict[str, Any]())
+    approver: StrictStr | None = None
 
 
 @with_config(_FORBID)
@@ -138,7 +143,7 @@ FIXES: dict[str, str] = {
     "and a function in it).",
     "tool_hooks": "list specs like `- hooks.py:audit` whose function takes (ctx, args, call_next).",
     "hosted_tools": "list entries like `- {kind: web_search, name: search, config: "
-    "{context_size: low}}`.",
+    "{context_size: low}}` (an mcp entry may add `approver: approvals.py:decide`).",
     "client_tools": "list entries like `- {kind: apply_patch, root: workspace}` or "
     "`- {kind: local_shell, cwd: ., timeout_s: 30}`.",
     "mcp_servers": "list entries like `- {name: time, command: python, args: [server.py], "

@@ -22,6 +22,7 @@ from tooltape.cards.errors import CardError
 from tooltape.cards.front_matter import ClientToolEntry, HostedToolEntry, field_path
 from tooltape.prompt import HostedTool, PromptValidationError, Tool
 from tooltape.prompt.schema import params_schema
+from tooltape.runtime.loader import ToolLoadError, load_callable
 
 __all__ = ["HOSTED_KINDS", "build_client_tool", "build_hosted_tool"]
 
@@ -90,11 +91,38 @@ def build_hosted_tool(path: Path, index: int, entry: HostedToolEntry) -> HostedT
             f"give {config_type.__name__} valid settings; its fields are {known} "
             "(unknown keys are refused).",
         ) from None
+    options: dict[str, Any] = {} if entry.name is None else {"name": entry.name}
+    if entry.approver is not None:
+        options["approver"] = _approver(path, where, entry)
     try:
-        built = factory(config) if entry.name is None else factory(config, name=entry.name)
+        built = factory(config, **options)
     except PromptValidationError as exc:
         raise CardError(path, f"{where}.name", str(exc), "pick a valid, unique name.") from exc
     return cast("HostedTool[Any]", built)
+
+
+def _approver(path: Path, where: str, entry: HostedToolEntry) -> Callable[..., Any]:
+    assert entry.approver is not None
+    if entry.kind != "mcp":
+        raise CardError(
+            path,
+            f"{where}.approver",
+            f"`approver` applies to hosted mcp tools only, not {entry.kind}",
+            "remove it.",
+        )
+    from tooltape.tools.mcp import check_approver
+
+    try:
+        approver = load_callable(entry.approver, base_path=path.parent)
+        return check_approver(approver, owner=f"{path} {where}.approver")
+    except (ToolLoadError, PromptValidationError) as exc:
+        raise CardError(
+            path,
+            f"{where}.approver",
+            str(exc),
+            "write `approver: approvals.py:decide` (a .py file relative to the card and a "
+            "function in it taking one approval request).",
+        ) from exc
 
 
 def _resolve(base: Path, value: str) -> Path:
