@@ -22,6 +22,7 @@ from openapi_wire import assert_valid_request_body
 
 from tooltape import MarkdownSection, Prompt, PromptEvaluationError, Session, Tool
 from tooltape.adapters.openai import OpenAIAdapter
+from tooltape.adapters.openai.sending import ResponseSender
 from tooltape.testing.provider.faults import ProviderFaults
 from tooltape.testing.vcr.recorder import configure_vcr
 
@@ -111,23 +112,21 @@ class FakeTime:
         return self.now
 
 
-def test_polling_gives_up_after_the_timeout(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_polling_gives_up_after_the_timeout() -> None:
     faults = ProviderFaults(assert_all_played=False)
     faults.script(faults.ok(queued()))
     faults.endpoint("GET", "/responses/resp_bg").then(
         faults.ok(queued(status="in_progress")), times=5
     )
-    adapter = OpenAIAdapter("gpt-5", client=faults.client(), poll_interval_s=2, poll_timeout_s=5)
+    client = faults.client()
     fake = FakeTime()
-    # The sender's clock and sleep are its seams; a test waits no real second.
-    sender: Any = adapter._sender  # pyright: ignore[reportPrivateUsage]
-    monkeypatch.setattr(
-        adapter, "_sender", type(sender)(sender.client, 2, 5, fake.sleep, fake.clock)
-    )
+    # The sender's clock and sleep are its seams: the test waits no real second.
+    sender = ResponseSender(lambda: client, 2, 5, sleep=fake.sleep, clock=fake.clock)
     with pytest.raises(PromptEvaluationError, match=r"still in_progress after 5 s") as raised:
-        adapter.evaluate(weather_prompt(), background=True)
+        sender.create({"model": "gpt-5", "input": "hi", "background": True}, "weather")
     assert raised.value.phase == "response"
     assert len([c for c in faults.calls if c.method == "GET"]) == 3
+    assert fake.now == 6
 
 
 def test_cancelled_and_failed_background_responses_are_errors() -> None:

@@ -31,7 +31,15 @@ from tooltape.tools.image_generation import (
     ImageGenerationSection,
     image_generation_tool,
 )
-from tooltape.tools.mcp import HostedMcpConfig, HostedMcpResult, HostedMcpSection, hosted_mcp_tool
+from tooltape.tools.mcp import (
+    HostedMcpConfig,
+    HostedMcpResult,
+    HostedMcpSection,
+    HostedMcpTool,
+    McpApprovalDecision,
+    McpApprovalRequest,
+    hosted_mcp_tool,
+)
 from tooltape.tools.shell import (
     ContainerAuto,
     ContainerReference,
@@ -69,10 +77,13 @@ __all__ = [
     "HostedMcpConfig",
     "HostedMcpResult",
     "HostedMcpSection",
+    "HostedMcpTool",
     "HostedToolSection",
     "ImageGenerationConfig",
     "ImageGenerationResult",
     "ImageGenerationSection",
+    "McpApprovalDecision",
+    "McpApprovalRequest",
     "PatchApplied",
     "PatchOperation",
     "ShellCall",
