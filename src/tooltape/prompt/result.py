@@ -5,9 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Generic, Protocol, TypeVar, cast, runtime_checkable
 
-from pydantic_core import to_json, to_jsonable_python
-
 from tooltape.prompt.generic import Specializable
+from tooltape.prompt.json_text import json_text, jsonable
 
 ValueT = TypeVar("ValueT")
 OkT = TypeVar("OkT")
@@ -57,11 +56,11 @@ def render_value(value: object) -> str:
         return cast("ToolRenderableResult", value).render()
     if isinstance(value, str):
         return value
-    text = to_json(value, fallback=repr)
-    if b"null" not in text:  # nothing to drop: the common case, at a third of the cost
-        return text.decode()
-    data = _without_none(to_jsonable_python(value, fallback=repr))
-    return to_json(data).decode()
+    text = json_text(value, fallback=repr)
+    if "null" not in text:  # nothing to drop: the common case, at a third of the cost
+        return text
+    data = _without_none(jsonable(value, fallback=repr))
+    return json_text(data)
 
 
 @dataclass(frozen=True, slots=True)

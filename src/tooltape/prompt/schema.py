@@ -16,9 +16,10 @@ from typing import Any, Generic, TypeVar, cast
 from pydantic import TypeAdapter
 from pydantic.errors import PydanticSchemaGenerationError, PydanticUserError
 from pydantic.json_schema import GenerateJsonSchema
-from pydantic_core import SchemaValidator, ValidationError, to_jsonable_python
+from pydantic_core import SchemaValidator, ValidationError
 
 from tooltape.prompt.errors import PromptValidationError
+from tooltape.prompt.json_text import jsonable
 
 T = TypeVar("T")
 
@@ -102,4 +103,4 @@ def params_schema(params_type: type[Any]) -> ParamsSchema[Any]:
 
 def to_jsonable(value: object) -> Any:
     """``value`` as plain JSON data (dataclasses, tuples, enums...) without a hand-written serde."""
-    return to_jsonable_python(value, fallback=repr)
+    return jsonable(value, fallback=repr)

@@ -7,7 +7,7 @@ import dataclasses
 from collections.abc import Iterable, Mapping
 from typing import Any, cast
 
-from pydantic_core import to_json, to_jsonable_python
+from tooltape.prompt.json_text import json_text, jsonable
 
 
 def _plain(value: object, *, drop_none: bool) -> object:
@@ -32,7 +32,7 @@ def _plain(value: object, *, drop_none: bool) -> object:
 
 def output_json(value: object) -> Any:
     """``value`` as plain JSON data; ``bytes`` become standard base64 text."""
-    return to_jsonable_python(_plain(value, drop_none=False))
+    return jsonable(_plain(value, drop_none=False))
 
 
 class JsonRendered:
@@ -46,4 +46,4 @@ class JsonRendered:
 
     def render(self) -> str:
         """Compact JSON of this output (bytes as base64, ``None`` fields left out)."""
-        return to_json(_plain(self, drop_none=True)).decode()
+        return json_text(_plain(self, drop_none=True))

@@ -1,0 +1,66 @@
+"""JSON of tool values, whatever text a provider put in them.
+
+A provider can send a lone UTF-16 surrogate (half of an emoji, ``\\ud83d``):
+valid JSON, a valid Python string, but not text UTF-8 can carry, so
+pydantic's encoder refuses it (in a value or in a key). These functions give
+pydantic's result when it can, and otherwise walk the value themselves; JSON
+text writes such characters back as the ``\\uXXXX`` escape they arrived as,
+which decodes to the same string.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import re
+from collections.abc import Callable, Iterable, Mapping
+from typing import Any, cast
+
+from pydantic_core import PydanticSerializationError, to_json, to_jsonable_python
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
+_UNENCODABLE = (UnicodeEncodeError, PydanticSerializationError)
+
+Fallback = Callable[[Any], Any] | None
+
+
+def escape_surrogates(text: str) -> str:
+    """``text`` with every lone surrogate written as its ``\\uXXXX`` escape."""
+    return _SURROGATE.sub(lambda found: f"\\u{ord(found.group()):04x}", text)
+
+
+def _walk(value: object, fallback: Fallback) -> Any:
+    if value is None or isinstance(value, str | int | float | bool):
+        return value
+    if isinstance(value, Mapping):
+        pairs = cast("Mapping[object, object]", value).items()
+        return {
+            key if isinstance(key, str) else str(_walk(key, fallback)): _walk(item, fallback)
+            for key, item in pairs
+        }
+    if isinstance(value, list | tuple | set | frozenset):
+        return [_walk(item, fallback) for item in cast("Iterable[object]", value)]
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return {f.name: _walk(getattr(value, f.name), fallback) for f in dataclasses.fields(value)}
+    dump = getattr(value, "model_dump", None)
+    if callable(dump) and not isinstance(value, type):
+        return _walk(dump(), fallback)
+    return to_jsonable_python(value, fallback=fallback)
+
+
+def jsonable(value: object, *, fallback: Fallback = None) -> Any:
+    """``value`` as plain JSON data, like pydantic's ``to_jsonable_python``."""
+    try:
+        return to_jsonable_python(value, fallback=fallback)
+    except _UNENCODABLE:
+        return _walk(value, fallback)
+
+
+def json_text(value: object, *, fallback: Fallback = None) -> str:
+    """Compact JSON of ``value`` (pydantic's encoding); lone surrogates become escapes."""
+    try:
+        return to_json(value, fallback=fallback).decode()
+    except _UNENCODABLE:
+        # Only text UTF-8 cannot carry gets here; anything else fails again in _walk.
+        plain = _walk(value, fallback)
+        return escape_surrogates(json.dumps(plain, ensure_ascii=False, separators=(",", ":")))
