@@ -35,7 +35,7 @@ from bench_timing import REPO, Result, compare
 from openai.types.responses import Response
 
 from tooltape.adapters.openai import OpenAIAdapter
-from tooltape.adapters.openai.codecs.base64_data import decode_base64
+from tooltape.adapters.openai.codecs.base64_data import clear_decoded
 from tooltape.prompt import HostedTool
 from tooltape.testing.cassette import JsonBody, load_cassette
 from tooltape.testing.kinds import canonical_tools
@@ -71,7 +71,7 @@ class Setup:
 
     def ours(self) -> list[object]:
         # Every real response is new: no decoded image may carry over from the last round.
-        decode_base64.cache_clear()
+        clear_decoded()
         items = json.loads(self.raw)["output"]
         parsed: list[object] = []
         for kind, codec in self.codecs.items():

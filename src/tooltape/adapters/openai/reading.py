@@ -1,9 +1,18 @@
-"""Reading Responses API bodies: raw JSON dicts and SDK objects alike."""
+"""Reading Responses API bodies: raw JSON dicts and SDK objects alike.
+
+What must hold of a body and what is read tolerantly is the rule in
+:mod:`tooltape.adapters.openai.codecs.envelope`.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from typing import Any, TypeGuard, cast
+
+from tooltape.adapters.openai.codecs.envelope import describe_value, malformed_items
+from tooltape.prompt import PromptEvaluationError
+
+_LISTED_PROBLEMS = 5
 
 
 def is_mapping(value: object) -> TypeGuard[Mapping[str, Any]]:
@@ -34,10 +43,46 @@ def output_text(items: Sequence[object]) -> str:
     for item in items:
         if field(item, "type") != "message":
             continue
-        for part in field(item, "content", None) or ():
-            if field(part, "type") == "output_text":
-                parts.append(str(field(part, "text", "")))
+        content: object = field(item, "content", None)
+        if not isinstance(content, list | tuple):
+            continue
+        for part in cast("Sequence[object]", content):
+            text: object = field(part, "text", "")
+            if field(part, "type") == "output_text" and isinstance(text, str):
+                parts.append(text)
     return "".join(parts)
+
+
+def check_response(response: Mapping[str, Any], prompt_name: str) -> None:
+    """Raise ``PromptEvaluationError(phase="parse")`` unless every output item is well formed.
+
+    ``response`` is a Responses API body whose ``output`` is a list. The
+    message names each broken item as ``output[<index>].<field>``.
+    """
+    response_id: object = response.get("id")
+    if response_id is not None and not isinstance(response_id, str):
+        raise PromptEvaluationError(
+            f"OpenAI returned a Response whose id is {describe_value(response_id)}, not a string.",
+            prompt_name=prompt_name,
+            phase="parse",
+            provider_payload=response_id,
+        )
+    items = cast("Sequence[object]", response.get("output") or ())
+    problems = malformed_items(items)
+    if not problems:
+        return
+    listed = "; ".join(str(problem) for problem in problems[:_LISTED_PROBLEMS])
+    if len(problems) > _LISTED_PROBLEMS:
+        listed += f"; and {len(problems) - _LISTED_PROBLEMS} more"
+    count = "an output item" if len(problems) == 1 else f"{len(problems)} output items"
+    raise PromptEvaluationError(
+        f"OpenAI response {response_id or '(no id)'} has {count} that cannot be read "
+        f"({listed}): it is not a well-formed Response. If it was replayed from a "
+        "cassette, `tooltape inspect <cassette>` shows every such item; re-record it.",
+        prompt_name=prompt_name,
+        phase="parse",
+        provider_payload=[items[problem.index] for problem in problems],
+    )
 
 
 def describe_error(payload: object) -> str:

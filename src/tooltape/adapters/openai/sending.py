@@ -19,7 +19,7 @@ from typing import Any, cast
 
 import openai
 
-from tooltape.adapters.openai.reading import describe_error, is_mapping
+from tooltape.adapters.openai.reading import check_response, describe_error, is_mapping
 from tooltape.prompt import PromptEvaluationError
 
 PENDING = ("queued", "in_progress")
@@ -124,7 +124,9 @@ class ResponseSender:
                 phase="parse",
                 provider_payload=data,
             )
-        return dict(data)
+        response = dict(data)
+        check_response(response, prompt_name)
+        return response
 
     def _finished(self, response: dict[str, Any], prompt_name: str) -> dict[str, Any]:
         status = response.get("status")

@@ -21,6 +21,7 @@ from tooltape.adapters.openai.reading import field as item_field
 from tooltape.adapters.openai.request import client_kind
 from tooltape.adapters.openai.strict_schema import drop_null_optionals
 from tooltape.prompt import RenderedPrompt
+from tooltape.prompt.json_text import escape_surrogates
 from tooltape.runtime import ToolCall, ToolExecutor
 
 
@@ -111,7 +112,8 @@ class ToolLoop:
 
     def _function_arguments(self, name: str, arguments: object) -> str | dict[str, Any]:
         tool = self.rendered.tool(name)
-        text = arguments if isinstance(arguments, str) else json.dumps(arguments)
+        # A lone surrogate is valid JSON but not UTF-8: keep it as the escape it came as.
+        text = escape_surrogates(arguments if isinstance(arguments, str) else json.dumps(arguments))
         if tool is None or tool.params_type is None or not tool.strict:
             return text
         try:

@@ -9,7 +9,7 @@ from tooltape.adapters.codec import HostedCall
 from tooltape.adapters.openai.codecs.base64_data import decode_data_url
 from tooltape.adapters.openai.codecs.calls import hosted_call
 from tooltape.adapters.openai.codecs.failures import call_failure
-from tooltape.adapters.openai.codecs.items import elements, item_type, of_types, text
+from tooltape.adapters.openai.codecs.items import elements, item_type, locate, of_types, text
 from tooltape.adapters.openai.codecs.messages import Annotation, answer
 from tooltape.prompt import HostedTool
 from tooltape.tools.code_interpreter import (
@@ -27,13 +27,14 @@ def _logs(item: object) -> tuple[str, ...]:
     return tuple(text(o, "logs") or "" for o in elements(item, "outputs") if item_type(o) == "logs")
 
 
-def _images(item: object) -> tuple[CodeImage, ...]:
+def _images(item: object, response_items: Sequence[Any]) -> tuple[CodeImage, ...]:
     images: list[CodeImage] = []
-    for output in elements(item, "outputs"):
+    for position, output in enumerate(elements(item, "outputs")):
         url = text(output, "url")
         if item_type(output) != "image" or url is None:
             continue
-        decoded = decode_data_url(url, where=f"{_ITEM} {text(item, 'id')} image")
+        where = locate(response_items, item, f"outputs[{position}].url")
+        decoded = decode_data_url(url, where=where)
         if decoded is None:
             images.append(CodeImage(mime_type="application/octet-stream", data=b"", url=url))
         else:
@@ -109,7 +110,7 @@ class CodeInterpreterCodec:
                 codes=(code,) if code else (),
                 container_id=container,
                 logs=_logs(item),
-                images=_images(item),
+                images=_images(item, response_items),
             )
             calls.append(hosted_call(self.kind, item, params=params, output=output, error=error))
         return tuple(calls)
@@ -127,6 +128,6 @@ class CodeInterpreterCodec:
             codes=tuple(code for code in codes if code),
             container_id=next((c for i in items if (c := text(i, "container_id"))), None),
             logs=tuple(log for item in items for log in _logs(item)),
-            images=tuple(image for item in items for image in _images(item)),
+            images=tuple(image for item in items for image in _images(item, response_items)),
             files=tuple(_file(a) for a in reply.of_type("container_file_citation", "file_path")),
         )

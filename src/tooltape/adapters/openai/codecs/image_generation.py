@@ -9,7 +9,7 @@ from tooltape.adapters.codec import HostedCall
 from tooltape.adapters.openai.codecs.base64_data import decode_base64
 from tooltape.adapters.openai.codecs.calls import hosted_call
 from tooltape.adapters.openai.codecs.failures import call_failure
-from tooltape.adapters.openai.codecs.items import of_types, text
+from tooltape.adapters.openai.codecs.items import locate, of_types, text
 from tooltape.prompt import HostedTool
 from tooltape.tools.image_generation import (
     GeneratedImage,
@@ -22,12 +22,12 @@ _ITEM = "image_generation_call"
 _SETTINGS = ("model", "size", "quality", "output_format", "background", "partial_images")
 
 
-def _image(item: object) -> GeneratedImage | None:
+def _image(item: object, response_items: Sequence[Any]) -> GeneratedImage | None:
     result = text(item, "result")
     if not result:
         return None
     return GeneratedImage(
-        data=decode_base64(result, where=f"{_ITEM} {text(item, 'id')}"),
+        data=decode_base64(result, where=locate(response_items, item, "result")),
         format=text(item, "output_format"),
         size=text(item, "size"),
         quality=text(item, "quality"),
@@ -70,7 +70,7 @@ class ImageGenerationCodec:
                 revised_prompt=text(item, "revised_prompt"), action=text(item, "action")
             )
             error = call_failure(item, "generating an image")
-            image = None if error else _image(item)
+            image = None if error else _image(item, response_items)
             output = ImageGenerationResult(images=(image,) if image else ())
             calls.append(hosted_call(self.kind, item, params=params, output=output, error=error))
         return tuple(calls)
@@ -81,5 +81,5 @@ class ImageGenerationCodec:
         items = of_types(response_items, self.item_types)
         if not items:
             return None
-        images = (_image(item) for item in items if call_failure(item, "") is None)
+        images = (_image(item, response_items) for item in items if call_failure(item, "") is None)
         return ImageGenerationResult(images=tuple(image for image in images if image))

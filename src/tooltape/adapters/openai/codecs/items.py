@@ -4,6 +4,9 @@ Recorded cassettes give dicts, the SDK gives pydantic models, and real
 responses carry fields no SDK version knows. Every codec reads items
 through these accessors: a missing or mistyped field reads as ``None`` (or
 empty), unknown fields are ignored, nothing depends on an exact key set.
+That is the content half of the reading rule; the envelope half (what must
+hold of an item's ``type`` and identity fields) is in
+:mod:`~tooltape.adapters.openai.codecs.envelope`.
 """
 
 from __future__ import annotations
@@ -94,3 +97,11 @@ def json_object(raw: str | None) -> dict[str, object]:
     except ValueError:
         return {}
     return cast("dict[str, object]", decoded) if isinstance(decoded, dict) else {}
+
+
+def locate(response_items: Sequence[Any], item: object, key: str) -> str:
+    """Where a field sits, for an error: ``output[3].result (image_generation_call ig_1)``."""
+    index = next((i for i, other in enumerate(response_items) if other is item), None)
+    where = f"output[{index}]" if index is not None else "output item"
+    label = " ".join(part for part in (item_type(item), text(item, "id")) if part)
+    return f"{where}.{key}" + (f" ({label})" if label else "")
