@@ -22,7 +22,7 @@ from tooltape.adapters.openai.codecs.registry import default_hosted_tool_codecs
 from tooltape.testing.recorded.inspection import inspect_path
 
 # Call item types of the hosted kinds DESIGN.md lists, and the kind each belongs to.
-CALL_ITEMS = {
+HOSTED_CALL_ITEMS = {
     "web_search_call": "web_search",
     "file_search_call": "file_search",
     "code_interpreter_call": "code_interpreter",
@@ -31,6 +31,8 @@ CALL_ITEMS = {
     "mcp_call": "mcp",
     "shell_call": "shell",
 }
+# ...and every call item, the client's function calls included.
+CALL_ITEMS = {**HOSTED_CALL_ITEMS, "function_call": "function"}
 INTERACTION_KEYS = {
     "index",
     "method",
@@ -41,15 +43,22 @@ INTERACTION_KEYS = {
     "error",
     "calls",
     "hosted_outputs",
+    "unread_items",
 }
-CALL_KEYS = {"kind", "item_type", "id", "status", "success", "output"}
+CALL_KEYS = {
+    "kind",
+    "item_type",
+    "id",
+    "name",
+    "arguments",
+    "server_label",
+    "status",
+    "success",
+    "message",
+    "output",
+}
 IDS = [path.name for path in REAL_FILES]
-WITHOUT_HOSTED_CALLS = {
-    "model_simple_response_with_tool_call.yaml",
-    "model_http_error.yaml",
-    "background_mode_with_tool.yaml",
-    "compact_stateful_mode.yaml",
-}
+WITHOUT_CALLS = {"model_http_error.yaml", "compact_stateful_mode.yaml"}
 
 
 def _sse_items(text: str) -> list[dict[str, Any]]:
@@ -91,7 +100,7 @@ def test_the_registry_covers_the_design_call_items() -> None:
         for kind, codec in default_hosted_tool_codecs().items()
         for item_type in codec.item_types
     }
-    assert CALL_ITEMS.items() <= registered.items()
+    assert HOSTED_CALL_ITEMS.items() <= registered.items()
 
 
 @pytest.mark.parametrize("path", REAL_FILES, ids=IDS)
@@ -114,14 +123,15 @@ def test_json_lists_every_hosted_call_with_a_typed_output(
         for call in entry["calls"]:
             assert set(call) == CALL_KEYS
             assert call["kind"] == CALL_ITEMS[call["item_type"]]
-            assert isinstance(call["success"], bool)
+            assert isinstance(call["success"], bool) and isinstance(call["message"], str)
             assert isinstance(call["output"], dict) and call["output"], call["id"]
-        called = {c["kind"] for c in entry["calls"]}
+        called = {c["kind"] for c in entry["calls"] if c["item_type"] in HOSTED_CALL_ITEMS}
         names = entry["hosted_outputs"]
         for kind in called:  # one aggregated output per called kind (mcp: per server)
             assert any(name == kind or name.startswith(f"{kind}-") for name in names)
+        assert entry["unread_items"] == []
     has_calls = any(expected)
-    assert has_calls == (path.name not in WITHOUT_HOSTED_CALLS)
+    assert has_calls == (path.name not in WITHOUT_CALLS)
 
 
 @pytest.mark.parametrize("path", REAL_FILES, ids=IDS)

@@ -14,6 +14,7 @@ from typing import Any, cast
 
 from tooltape.adapters.openai.reading import field
 from tooltape.cli.terminal import plural, shorten
+from tooltape.testing.recorded.calls import Arguments, InspectedCall
 from tooltape.tools.code_interpreter import CodeInterpreterResult
 from tooltape.tools.file_search import FileSearchResult
 from tooltape.tools.image_generation import ImageGenerationResult
@@ -163,11 +164,10 @@ def answer_text(items: Sequence[object]) -> str:
             continue
         content: object = field(item, "content")
         parts: list[object] = cast("list[object]", content) if isinstance(content, list) else []
-        texts.extend(
-            str(field(part, "text"))
-            for part in parts
-            if field(part, "type") == "output_text" and field(part, "text")
-        )
+        for part in parts:
+            text: object = field(part, "text")
+            if field(part, "type") == "output_text" and isinstance(text, str):
+                texts.append(text)
     return "".join(texts)
 
 
@@ -179,3 +179,31 @@ def summarize(output: object) -> str:
     if output is None:
         return "no output"
     return shorten(json.dumps(output_json(output), ensure_ascii=False), 80)
+
+
+def shown_arguments(arguments: Arguments, width: int = 60) -> str:
+    """Call arguments on one line: compact JSON of an object, the raw text otherwise."""
+    if arguments is None:
+        return ""
+    if isinstance(arguments, str):
+        return shorten(arguments, width)
+    return shorten(json.dumps(dict(arguments), ensure_ascii=False), width)
+
+
+def signature(call: InspectedCall) -> str:
+    """``get_weather({"city": "Paris"})``, ``deepwiki.ask_question({...})``; else the arguments."""
+    if call.name is None:
+        return shown_arguments(call.arguments)
+    label = f"{call.server_label}." if call.server_label else ""
+    return f"{label}{call.name}({shown_arguments(call.arguments)})"
+
+
+def call_detail(call: InspectedCall) -> str:
+    """What one call did: its summary, the provider's error, or the client's answer."""
+    if call.runs_on_client:
+        if call.answer is None:
+            return f"{signature(call)}  (no answer in this cassette)".strip()
+        return f"{signature(call)} -> {_quoted(call.message)}".strip()
+    if call.success:
+        return summarize(call.output)
+    return f"{signature(call)}  error: {call.message or 'no detail'}".strip()

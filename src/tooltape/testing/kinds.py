@@ -11,7 +11,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from tooltape.adapters.openai.reading import field
-from tooltape.prompt import HostedTool
+from tooltape.prompt import HostedTool, PromptValidationError
 from tooltape.tools.code_interpreter import CodeInterpreterConfig, code_interpreter_tool
 from tooltape.tools.file_search import FileSearchConfig, file_search_tool
 from tooltape.tools.image_generation import ImageGenerationConfig, image_generation_tool
@@ -51,19 +51,24 @@ def canonical_tools() -> dict[str, HostedTool[Any]]:
     }
 
 
-def _label_tool(label: str, spec: object = None) -> HostedTool[Any]:
+_PLACEHOLDER_URL = "https://recorded.invalid/mcp"
+
+
+def _label_tool(label: str, spec: object = None) -> HostedTool[Any] | None:
     url = field(spec, "server_url") if spec is not None else None
     connector = field(spec, "connector_id") if spec is not None else None
-    if not isinstance(connector, str):
-        connector = None
-    if not isinstance(url, str) and connector is None:
-        url = "https://recorded.invalid/mcp"
-    config = HostedMcpConfig(
-        server_label=label,
-        server_url=url if isinstance(url, str) and connector is None else None,
-        connector_id=connector,
-    )
-    return hosted_mcp_tool(config, name="mcp")
+    recorded: tuple[str | None, str | None] = (_PLACEHOLDER_URL, None)
+    if isinstance(connector, str):
+        recorded = (None, connector)
+    elif isinstance(url, str):
+        recorded = (url, None)
+    for server_url, connector_id in (recorded, (_PLACEHOLDER_URL, None)):
+        try:
+            config = HostedMcpConfig(label, server_url=server_url, connector_id=connector_id)
+        except PromptValidationError:
+            continue  # a recorded URL no config accepts; then a label none does
+        return hosted_mcp_tool(config, name="mcp")
+    return None
 
 
 def reading_tools(
@@ -92,8 +97,9 @@ def reading_tools(
     for kind in kinds:
         if kind == "mcp":
             for label in labels:
-                name = "mcp" if len(labels) == 1 else f"mcp-{label}"
-                tools[name] = _label_tool(label, specs.get(label))
+                tool = _label_tool(label, specs.get(label))
+                if tool is not None:
+                    tools["mcp" if len(labels) == 1 else f"mcp-{label}"] = tool
         elif kind in canonical:
             tools[kind] = canonical[kind]
     return tools

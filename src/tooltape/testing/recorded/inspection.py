@@ -1,23 +1,45 @@
 """``tooltape inspect``: what a cassette says, read through the registered codecs.
 
-The JSON shape is a contract (see DESIGN.md, "CLI"): one object per cassette
-with one entry per interaction; ``calls`` lists every provider tool call item
-of a registered kind in response order with its typed output as JSON.
+The JSON shape is a contract, documented in the repository's
+``docs/inspect-json.md``: one object per cassette with one entry per
+interaction; ``calls`` lists every call item in response order (hosted calls
+of a registered kind, and the calls the client runs) with its name,
+arguments, ``ToolResult`` message and output; ``unread_items`` says which
+items could not be read, and why.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from tooltape.adapters.codec import HostedCall, HostedToolCodec
+from tooltape.adapters.codec import ClientToolCodec, HostedToolCodec
+from tooltape.adapters.openai.codecs.registry import default_client_tool_codecs
 from tooltape.adapters.openai.reading import field
-from tooltape.prompt import HostedToolOutput
+from tooltape.prompt import HostedToolOutput, PromptEvaluationError
 from tooltape.testing.cassette import Cassette, load_cassette
 from tooltape.testing.kinds import reading_tools
 from tooltape.testing.recorded.answers import RecordedAnswer, read_answers
+from tooltape.testing.recorded.calls import (
+    ClientAnswer,
+    InspectedCall,
+    UnreadItem,
+    client_answers,
+    response_calls,
+)
 from tooltape.tools.rendering import output_json
+
+
+@dataclass(frozen=True, slots=True)
+class InteractionReading:
+    """One interaction read for ``inspect``: its calls, hosted outputs and unread items."""
+
+    answer: RecordedAnswer
+    calls: tuple[InspectedCall, ...]
+    hosted_outputs: Mapping[str, HostedToolOutput]
+    unread: tuple[UnreadItem, ...]
 
 
 def request_tools(answer: RecordedAnswer) -> list[dict[str, Any]]:
@@ -31,52 +53,56 @@ def request_tools(answer: RecordedAnswer) -> list[dict[str, Any]]:
     return summary
 
 
-def _call_entry(call: HostedCall) -> dict[str, Any]:
-    return {
-        "kind": call.kind,
-        "item_type": call.item_type,
-        "id": call.id,
-        "status": call.status,
-        "success": call.success,
-        "output": output_json(call.output) if call.output is not None else {},
-    }
-
-
-def ordered_calls(
-    answer: RecordedAnswer, codecs: Mapping[str, HostedToolCodec[Any, Any]]
-) -> list[HostedCall]:
-    """Every provider tool call item of a registered kind, typed, in response order."""
-    order = {field(item, "id"): i for i, item in enumerate(answer.items)}
-    calls = [call for codec in codecs.values() for call in codec.parse_calls(answer.items, None)]
-    calls.sort(key=lambda call: order.get(call.id, len(order)))
-    return calls
-
-
-def typed_hosted_outputs(
+def _hosted_outputs(
     answer: RecordedAnswer,
     codecs: Mapping[str, HostedToolCodec[Any, Any]],
-    calls: Sequence[HostedCall],
-) -> dict[str, HostedToolOutput]:
+    calls: Sequence[InspectedCall],
+    items: Sequence[object],
+) -> tuple[dict[str, HostedToolOutput], list[UnreadItem]]:
     """The aggregated typed output per hosted tool name (``mcp-<label>`` per MCP server)."""
     outputs: dict[str, HostedToolOutput] = {}
+    unread: list[UnreadItem] = []
     kinds = [kind for kind in codecs if any(call.kind == kind for call in calls)]
-    for name, tool in reading_tools(kinds, answer.request_body, answer.items).items():
-        output = codecs[tool.kind].parse_output(answer.items, tool)
+    for name, tool in reading_tools(kinds, answer.request_body, items).items():
+        try:
+            output = codecs[tool.kind].parse_output(items, tool)
+        except PromptEvaluationError as error:
+            unread.append(UnreadItem(None, f"hosted output {name}: {error.message}"))
+            continue
         if output is not None:
             outputs[name] = output
-    return outputs
+    return outputs, unread
 
 
-def interaction_report(
-    answer: RecordedAnswer, codecs: Mapping[str, HostedToolCodec[Any, Any]]
-) -> dict[str, Any]:
+def read_interaction(
+    answer: RecordedAnswer,
+    codecs: Mapping[str, HostedToolCodec[Any, Any]],
+    client_codecs: Mapping[str, ClientToolCodec] | None = None,
+    answers: Mapping[str, Sequence[ClientAnswer]] | None = None,
+) -> InteractionReading:
+    """Read one interaction; ``answers`` are the client answers the cassette's requests sent
+    (:func:`~tooltape.testing.recorded.calls.client_answers`)."""
+    registry = default_client_tool_codecs() if client_codecs is None else client_codecs
+    found = response_calls(answer, codecs, registry, answers or {})
+    outputs, unread = _hosted_outputs(answer, codecs, found.calls, found.readable_items)
+    return InteractionReading(answer, found.calls, outputs, (*found.unread, *unread))
+
+
+def read_interactions(
+    cassette: Cassette,
+    codecs: Mapping[str, HostedToolCodec[Any, Any]],
+    client_codecs: Mapping[str, ClientToolCodec] | None = None,
+) -> tuple[InteractionReading, ...]:
+    """Every interaction of ``cassette``, read, in recording order."""
+    recorded = read_answers(cassette)
+    registry = default_client_tool_codecs() if client_codecs is None else client_codecs
+    answers = client_answers(recorded)
+    return tuple(read_interaction(a, codecs, registry, answers) for a in recorded)
+
+
+def interaction_report(reading: InteractionReading) -> dict[str, Any]:
     """One entry of ``interactions`` in ``inspect --json``."""
-    calls = ordered_calls(answer, codecs)
-    hosted_outputs = {
-        name: output_json(output)
-        for name, output in typed_hosted_outputs(answer, codecs, calls).items()
-    }
-    error = answer.error
+    answer, error = reading.answer, reading.answer.error
     return {
         "index": answer.index,
         "method": answer.method,
@@ -85,19 +111,30 @@ def interaction_report(
         "streamed": answer.streamed,
         "response_status": answer.response_status,
         "error": {"code": error.code, "message": error.message} if error else None,
-        "calls": [_call_entry(call) for call in calls],
-        "hosted_outputs": hosted_outputs,
+        "calls": [call.to_json() for call in reading.calls],
+        "hosted_outputs": {
+            name: output_json(output) for name, output in reading.hosted_outputs.items()
+        },
+        "unread_items": [
+            {"index": entry.index, "message": entry.message} for entry in reading.unread
+        ],
     }
 
 
 def inspect_cassette(
-    cassette: Cassette, path: Path | str, codecs: Mapping[str, HostedToolCodec[Any, Any]]
+    cassette: Cassette,
+    path: Path | str,
+    codecs: Mapping[str, HostedToolCodec[Any, Any]],
+    client_codecs: Mapping[str, ClientToolCodec] | None = None,
 ) -> dict[str, Any]:
     """The ``inspect --json`` object for a loaded cassette."""
     return {
         "cassette": str(path),
         "format": cassette.format,
-        "interactions": [interaction_report(a, codecs) for a in read_answers(cassette)],
+        "interactions": [
+            interaction_report(reading)
+            for reading in read_interactions(cassette, codecs, client_codecs)
+        ],
     }
 
 
