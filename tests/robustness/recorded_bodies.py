@@ -301,7 +301,10 @@ def evaluate(
     for _ in range(3):
         faults.responses.ok(faults.response_json("done"))
     try:
-        adapter = OpenAIAdapter("gpt-5", client=faults.client(max_retries=0), max_rounds=4)
+        # no capability table: every kind is read, whatever a model accepts
+        adapter = OpenAIAdapter(
+            "gpt-5", client=faults.client(max_retries=0), max_rounds=4, capabilities={}
+        )
         return adapter.evaluate(prompt_for(recorded, response), bus=bus)
     finally:
         faults.close()
