@@ -369,3 +369,23 @@ def test_http_errors_and_failed_responses_raise_with_phase_and_payload(
         adapter.evaluate(prompt)
     assert response_error.value.phase == "response"
     assert response_error.value.provider_payload == {"code": "server_error", "message": "oops"}
+
+
+def test_a_connection_failure_names_the_url_it_tried_without_credentials() -> None:
+    import socket
+
+    import openai
+
+    with socket.socket() as probe:  # a loopback port nobody listens on
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    client = openai.OpenAI(
+        api_key="placeholder", base_url=f"http://user:hunter2@127.0.0.1:{port}/v1", max_retries=0
+    )
+    prompt = Prompt(ns="t", key="offline", sections=[MarkdownSection(title="T", template="hi")])
+    with pytest.raises(PromptEvaluationError) as caught:
+        OpenAIAdapter("gpt-4o", client=client).evaluate(prompt)
+    message = str(caught.value)
+    assert caught.value.phase == "request"
+    assert f"at http://127.0.0.1:{port}/v1/responses" in message
+    assert "hunter2" not in message and "OPENAI_BASE_URL" in message

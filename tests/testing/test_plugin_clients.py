@@ -207,5 +207,11 @@ def test_recording_a_client_without_a_key_says_what_to_set(project: pytest.Pytes
         "--record-mode=once", "-p", "no:cacheprovider", "test_sdk.py::test_sync_client"
     )
     result.assert_outcomes(failed=1)
-    assert "OPENAI_API_KEY" in result.stdout.str()
+    output = result.stdout.str()
+    assert "Recording ('once' mode) needs OPENAI_API_KEY" in output
+    assert (
+        "OPENAI_API_KEY=<your key> pytest --record-mode=once test_sdk.py::test_sync_client"
+        in output
+    )
+    assert "Traceback" not in output and "_base_client.py" not in output
     assert not (project.path / "cassettes" / "test_sdk" / "test_sync_client.json").exists()

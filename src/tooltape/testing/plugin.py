@@ -50,7 +50,7 @@ from tooltape.testing.snapshots import wire_snapshot
 from tooltape.testing.vcr import TooltapeSerializer
 from tooltape.testing.vcr._names import CassetteNotFoundError, request_from_dict
 from tooltape.testing.vcr.matchers import make_body_matcher
-from tooltape.testing.vcr.misses import explain_cassette_failure
+from tooltape.testing.vcr.misses import explain_cassette_failure, record_command
 from tooltape.testing.vcr.recorder import configure_vcr
 
 __all__ = ["provider_faults", "wire_snapshot"]
@@ -293,9 +293,34 @@ def pytest_runtest_makereport(
         state.failed = True
         if call.excinfo is not None:
             message = explain_cassette_failure(call.excinfo.value, state.nodeid)
+            if message is None:
+                message = _explain_missing_key(item, call.excinfo.value)
             if message is not None:
                 report.longrepr = message
     return report
+
+
+def _explain_missing_key(item: pytest.Item, error: BaseException) -> str | None:
+    """The fix for a client that refused to start while recording without a key."""
+    if os.environ.get(KEY_VARIABLE):
+        return None
+    cassette = cast("Mapping[str, Any]", getattr(item, "funcargs", {})).get("vcr")
+    if cassette is None or getattr(cassette, "write_protected", True):
+        return None  # not recording: a placeholder was there
+    seen: set[int] = set()
+    cause: BaseException | None = error
+    while cause is not None and id(cause) not in seen:
+        seen.add(id(cause))
+        if KEY_VARIABLE in str(cause):
+            mode = getattr(getattr(cassette, "record_mode", None), "value", "once")
+            return (
+                f"Recording ({mode!r} mode) needs {KEY_VARIABLE}, and the client this test "
+                f"builds found none ({type(cause).__name__}). Set it to a real key (or, with "
+                "OPENAI_BASE_URL pointing at a local server, to any value):\n\n"
+                f"    {record_command(item.nodeid)}\n"
+            )
+        cause = cause.__cause__ or cause.__context__
+    return None
 
 
 @pytest.hookimpl(wrapper=True)
@@ -330,30 +355,39 @@ def _tooltape_replay_key(vcr: Any) -> Iterator[None]:
         yield
 
 
-@pytest.fixture(autouse=True)
-def _tooltape_cassette_guard(request: pytest.FixtureRequest, vcr: Any) -> Iterator[None]:
-    """Fail a passing test whose replayed cassette still holds unplayed interactions."""
-    yield
-    state = request.node.stash.get(_STATE, None)
-    if vcr is None or state is None or state.failed:
-        return
-    if not getattr(vcr, "rewound", False) or not getattr(vcr, "write_protected", False):
-        return
-    if _marker_kwargs(request.node).get("allow_unplayed", False):
-        return
-    counts = cast("Mapping[int, int]", vcr.play_counts)
-    unplayed = [i for i in range(len(vcr)) if counts.get(i, 0) == 0]
-    if unplayed:
-        described = ", ".join(
-            f"#{i} {vcr.requests[i].method} {vcr.requests[i].path}" for i in unplayed
-        )
-        pytest.fail(
-            f"Stale cassette {vcr._path}: recorded interaction(s) {described} were never "  # pyright: ignore[reportPrivateUsage]
-            "played. The code now makes fewer requests than when it was recorded: re-record "
-            f"with `pytest --record-mode=rewrite '{state.nodeid}'`, or mark the test "
-            "@pytest.mark.tooltape(allow_unplayed=True).",
-            pytrace=False,
-        )
+def _stale_message(item: pytest.Item, cassette: Any) -> str | None:
+    """Why a passing test's replayed cassette is stale, or ``None`` when it is not."""
+    state = item.stash.get(_STATE, None)
+    if cassette is None or state is None:
+        return None
+    if not getattr(cassette, "rewound", False) or not getattr(cassette, "write_protected", False):
+        return None
+    if _marker_kwargs(item).get("allow_unplayed", False):
+        return None
+    counts = cast("Mapping[int, int]", cassette.play_counts)
+    unplayed = [i for i in range(len(cassette)) if counts.get(i, 0) == 0]
+    if not unplayed:
+        return None
+    described = ", ".join(
+        f"#{i} {cassette.requests[i].method} {cassette.requests[i].path}" for i in unplayed
+    )
+    rerecord = record_command(state.nodeid).replace("--record-mode=once", "--record-mode=rewrite")
+    return (
+        f"Stale cassette {cassette._path}: recorded interaction(s) {described} were never "
+        "played. The code now makes fewer requests than when it was recorded: re-record "
+        f"with `{rerecord}`, or mark the test @pytest.mark.tooltape(allow_unplayed=True)."
+    )
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_call(item: pytest.Item) -> Generator[None, None, None]:
+    """A test that passed but left recorded interactions unplayed fails, as stale."""
+    result = yield  # a test that raised stops here: its own failure says more
+    funcargs = cast("Mapping[str, Any]", getattr(item, "funcargs", {}))
+    message = _stale_message(item, funcargs.get("vcr"))
+    if message is not None:
+        pytest.fail(message, pytrace=False)
+    return result
 
 
 @pytest.fixture

@@ -16,6 +16,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, cast
+from urllib.parse import urlsplit, urlunsplit
 
 import openai
 
@@ -96,7 +97,8 @@ class ResponseSender:
             ) from exc
         except openai.APIConnectionError as exc:
             raise PromptEvaluationError(
-                f"Could not reach OpenAI ({type(exc).__name__}: {exc}).",
+                f"Could not reach OpenAI at {_where(exc)} ({type(exc).__name__}: {exc}); check "
+                "the network, or OPENAI_BASE_URL if it points at a local server.",
                 prompt_name=prompt_name,
                 phase="request",
             ) from exc
@@ -140,3 +142,17 @@ class ResponseSender:
                 provider_payload=payload,
             )
         return response
+
+
+def _where(error: openai.APIConnectionError) -> str:
+    """The URL a failed request went to, without credentials or query values."""
+    request: object = getattr(error, "request", None)
+    url = str(getattr(request, "url", "") or "")
+    if not url:
+        return "an unknown URL"
+    parts = urlsplit(url)
+    host = parts.hostname or ""
+    if ":" in host:
+        host = f"[{host}]"
+    netloc = f"{host}:{parts.port}" if parts.port else host
+    return urlunsplit((parts.scheme, netloc, parts.path, "", ""))

@@ -11,6 +11,9 @@ from __future__ import annotations
 import shlex
 from typing import Any
 
+# tooltape's vcrpy matchers, by what they compare
+_MATCHER_NAMES = {"tooltape_body": "body", "tooltape_path": "path"}
+
 
 def _find_vcr_error(error: BaseException | None) -> Any:
     from tooltape.testing.vcr._names import CannotOverwriteExistingCassetteException
@@ -51,7 +54,7 @@ def explain_cassette_failure(error: BaseException, nodeid: str) -> str | None:
         lines.append(f"Closest recorded request: {recorded.method} {recorded.path}")
         for name, message in failed:
             first, *rest = str(message).splitlines() or [""]
-            lines.append(f"  {name}: {first}")
+            lines.append(f"  {_MATCHER_NAMES.get(name, name)}: {first}")
             lines.extend(f"    {line}" for line in rest)
     if found.reason == "already_played":
         lines.append("")
