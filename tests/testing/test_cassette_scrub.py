@@ -107,15 +107,21 @@ def test_credential_headers_are_redacted(name: str) -> None:
 @pytest.mark.parametrize(
     "name", ["content-type", "x-ratelimit-remaining-tokens", "openai-version", "x-request-id"]
 )
-def test_other_headers_are_kept(name: str) -> None:
+def test_safe_headers_are_kept(name: str) -> None:
     interaction = _interaction(response_headers={name: ("12345",)})
     assert scrub_interaction(interaction) is interaction
 
 
-def test_key_shaped_strings_in_ordinary_headers_are_redacted() -> None:
-    interaction = _interaction(request_headers={"x-debug": (f"key={OPENAI_KEY}; v=1",)})
+def test_key_shaped_strings_in_safe_headers_are_redacted_in_place() -> None:
+    interaction = _interaction(
+        request_headers={
+            "user-agent": (f"MyApp/1.0 key={OPENAI_KEY}; v=1",),
+            "x-debug": ("key=nothing-key-shaped",),
+        }
+    )
     scrubbed = scrub_interaction(interaction)
-    assert scrubbed.request.headers["x-debug"] == ("key=sk-REDACTED; v=1",)
+    assert scrubbed.request.headers["user-agent"] == ("MyApp/1.0 key=sk-REDACTED; v=1",)
+    assert scrubbed.request.headers["x-debug"] == ("REDACTED",)  # not on the safe list
 
 
 def test_mcp_headers_and_authorization_in_request_bodies() -> None:
@@ -176,16 +182,18 @@ def test_keys_in_urls_are_redacted() -> None:
     interaction = _interaction(
         uri=(
             f"https://api.example.test/v1/keys/{OPENAI_KEY}/check"
-            "?key=AIzaSyA1234567890abcdefghijklmnopqrstuv&api_key=abc123&page=2&access_token=t0k"
+            "?key=AIzaSyA1234567890abcdefghijklmnopqrstuv&api_key=abc123&limit=2&access_token=t0k"
         )
     )
     findings = find_secrets(_cassette(interaction))
     assert {finding.location for finding in findings} == {"/interactions/0/request/uri"}
-    assert len(findings) >= 4
+    kinds = " ".join(finding.kind for finding in findings)
+    assert "OpenAI-style key" in kinds  # the key in the path
+    assert "query value key, api_key, access_token" in kinds  # limit is on the safe list
     scrubbed = scrub_interaction(interaction)
     assert scrubbed.request.uri == (
         "https://api.example.test/v1/keys/sk-REDACTED/check"
-        "?key=REDACTED&api_key=REDACTED&page=2&access_token=REDACTED"
+        "?key=REDACTED&api_key=REDACTED&limit=2&access_token=REDACTED"
     )
     assert find_secrets(_cassette(scrubbed)) == []
 
@@ -263,11 +271,14 @@ def test_findings_name_the_place_and_mask_the_value() -> None:
         "/interactions/0/response/body/sse/0/data/item/note",
     }
     assert by_location["/interactions/0/request/headers/authorization/0"].kind == (
-        "credential header"
+        "header outside the safe set, not redacted"
+    )
+    assert by_location["/interactions/0/request/body/json/input/0/content"].kind == (
+        "OpenAI-style key"
     )
     for finding in findings:
-        assert OPENAI_KEY not in finding.excerpt
-        assert "…" in finding.excerpt
+        assert finding.excerpt.startswith("… (")  # a length, never a character of the value
+        assert OPENAI_KEY[:4] not in finding.excerpt
 
 
 # --- properties -----------------------------------------------------------------------
@@ -373,7 +384,7 @@ def test_a_key_spelled_with_json_escapes_is_still_redacted() -> None:
         RecordedResponse(200, "OK", {}, EmptyBody()),
     )
     [finding] = find_secrets(_cassette(kept_as_text))
-    assert finding.location == "/interactions/0/request/body/text/input"
+    assert finding.location == "/interactions/0/request/body/text"
     assert find_secrets(scrub_cassette(_cassette(kept_as_text))) == []
 
 

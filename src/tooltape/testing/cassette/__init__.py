@@ -2,15 +2,19 @@
 
 A cassette is a :class:`Cassette` of :class:`Interaction` values. Read one with
 :func:`load_cassette` (tooltape JSON, or a plain vcrpy YAML/JSON cassette),
-write it with :func:`save_cassette` (atomic). ``tooltape.testing.vcr`` plugs
-the format into vcrpy.
+write it with :func:`save_cassette` (atomic). Scrubbing follows a
+:class:`ScrubPolicy` (an allowlist for headers and query values, key shapes
+anywhere; :func:`scrub_policy` adds a project's ``[tool.tooltape.scrub]``).
+``tooltape.testing.vcr`` plugs the format into vcrpy.
 """
 
 from tooltape.testing.cassette._errors import (
     CassetteError,
     CassetteSecretError,
+    CassetteWriteError,
     SecretFinding,
 )
+from tooltape.testing.cassette._files import TempFile, stray_temp_files
 from tooltape.testing.cassette._format import (
     dump_cassette,
     load_cassette,
@@ -43,7 +47,9 @@ from tooltape.testing.cassette._patterns import (
     KEY_PLACEHOLDER,
     REDACTED,
     is_credential_header,
+    is_masked,
 )
+from tooltape.testing.cassette._policy import DEFAULT_POLICY, ScrubPolicy, scrub_policy
 from tooltape.testing.cassette._scan import find_secrets
 from tooltape.testing.cassette._scrub import (
     drop_credential_headers,
@@ -67,6 +73,7 @@ from tooltape.testing.cassette._vcrpy_format import (
 __all__ = [
     "ENCRYPTED_PLACEHOLDER",
     "KEY_PLACEHOLDER",
+    "DEFAULT_POLICY",
     "REDACTED",
     "BinaryBody",
     "Body",
@@ -76,15 +83,18 @@ __all__ = [
     "CassetteHeader",
     "CassetteSecretError",
     "CassetteSource",
+    "CassetteWriteError",
     "EmptyBody",
     "Headers",
     "Interaction",
     "JsonBody",
     "RecordedRequest",
     "RecordedResponse",
+    "ScrubPolicy",
     "SecretFinding",
     "SseBody",
     "SseEvent",
+    "TempFile",
     "TextBody",
     "cassette_from_vcr",
     "cassette_to_vcr",
@@ -93,6 +103,7 @@ __all__ = [
     "find_secrets",
     "import_cassette",
     "is_credential_header",
+    "is_masked",
     "load_cassette",
     "parse_cassette",
     "parse_sse",
@@ -104,9 +115,11 @@ __all__ = [
     "scrub_body",
     "scrub_cassette",
     "scrub_interaction",
+    "scrub_policy",
     "scrub_request",
     "scrub_response",
     "scrub_tree",
+    "stray_temp_files",
     "tooltape_version",
     "wire_headers",
     "write_atomic",

@@ -7,11 +7,11 @@ cassettes stay readable; JSON becomes a tree, event streams become events.
 from __future__ import annotations
 
 import importlib
-import json
 import zlib
 from collections.abc import Callable, Iterable, Mapping
 from typing import cast
 
+from tooltape.testing.cassette._limits import parse_json_text
 from tooltape.testing.cassette._model import (
     BinaryBody,
     Body,
@@ -128,7 +128,7 @@ def body_from_bytes(headers: Headers, data: bytes) -> Body:
         return parse_sse(text)
     if content_type == "application/json" or content_type.endswith("+json"):
         try:
-            return JsonBody(json.loads(text))
-        except ValueError:
+            return JsonBody(parse_json_text(text))
+        except ValueError:  # not JSON, or nested too deep to keep as a tree
             return TextBody(text)
     return TextBody(text)

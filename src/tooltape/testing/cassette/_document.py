@@ -33,9 +33,9 @@ from tooltape.testing.cassette._model import (
 )
 from tooltape.testing.cassette._shape import (
     describe,
-    expect_int,
     expect_list,
     expect_map,
+    expect_status,
     expect_str,
     pointer,
 )
@@ -225,7 +225,7 @@ def _interaction_from_document(value: object, where: str) -> Interaction:
     )
     reason = resp.get("reason")
     response = RecordedResponse(
-        status_code=expect_int(resp.get("status_code"), resp_at, "status_code"),
+        status_code=expect_status(resp.get("status_code"), resp_at, "status_code"),
         reason="" if reason is None else expect_str(reason, resp_at, "reason"),
         headers=_headers_from_document(resp.get("headers", {}), resp_at, "headers"),
         body=_body_from_document(resp.get("body"), f"{resp_at}/body"),

@@ -10,6 +10,7 @@ __all__ = [
     "REPAIR_HINT",
     "CassetteError",
     "CassetteSecretError",
+    "CassetteWriteError",
     "SecretFinding",
     "StructureError",
 ]
@@ -48,12 +49,34 @@ class CassetteError(Exception):
         super().__init__(f"cassette {self.path}: {problem}{where}; {hint}")
 
 
+class CassetteWriteError(OSError):
+    """A file that could not be written (disk full, no permission): names the file.
+
+    An ``OSError``, so code that handled the bare one still does; the message
+    says which file, what the system said, and what to do.
+    """
+
+    def __init__(self, path: Path | str, error: OSError) -> None:
+        self.path = Path(path)
+        reason = error.strerror or str(error) or type(error).__name__
+        super().__init__(
+            error.errno,
+            f"could not write {self.path}: {reason}; free disk space or fix the folder's "
+            "permissions, then run again (the previous file, if any, is unchanged)",
+        )
+
+    def __str__(self) -> str:
+        return str(self.strerror)
+
+
 @dataclass(frozen=True, slots=True)
 class SecretFinding:
-    """A value that looks like a credential, where it sits and a masked excerpt.
+    """A value that looks like a credential: where it sits, its rule, and a masked excerpt.
 
     ``location`` is a JSON pointer into the on-disk tooltape document, e.g.
-    ``/interactions/0/request/headers/authorization/0``.
+    ``/interactions/0/request/headers/authorization/0``, with any key-shaped
+    key on the way masked; ``excerpt`` shows the value's length, never a
+    character of it; ``kind`` names the rule that found it.
     """
 
     location: str
@@ -61,22 +84,31 @@ class SecretFinding:
     kind: str = "key-shaped string"
 
 
+SECRET_HINT = (
+    "tooltape's scrubbing redacts values, never structure, so a secret left is one it cannot "
+    "replace (a key-shaped dict key, a key inside a binary body) or one its hooks never saw "
+    "(a vcrpy recorder without configure_vcr): change what the test sends or receives, or "
+    "add a rule in [tool.tooltape.scrub], then record again"
+)
+"""What to do about a cassette refused for the secrets it would hold."""
+
+
 class CassetteSecretError(CassetteError):
-    """A cassette refused because it would still hold credentials."""
+    """A cassette refused because it would still hold credentials.
+
+    The message lists each one by interaction, JSON pointer and rule, never
+    its value.
+    """
 
     def __init__(self, path: Path | str, findings: Sequence[SecretFinding]) -> None:
         self.findings = tuple(findings)
         listing = "".join(
-            f"\n  {finding.location}: {finding.excerpt} ({finding.kind})" for finding in findings
+            f"\n  {finding.location}: {finding.kind} ({finding.excerpt})" for finding in findings
         )
         super().__init__(
             path,
             f"not written, it would hold {len(self.findings)} secret(s):{listing}\n",
-            hint=(
-                "scrub them before saving (register tooltape's before_record_request / "
-                "before_record_response hooks, or filter_headers / filter_query_parameters "
-                "in vcr_config), then record again"
-            ),
+            hint=SECRET_HINT,
         )
 
 

@@ -7,20 +7,17 @@ name, body trees in their original key order.
 
 from __future__ import annotations
 
-import contextlib
 import json
-import os
-import tempfile
 from collections.abc import Mapping
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 from typing import cast
 
-from pydantic_core import from_json
-
 from tooltape.testing.cassette._document import cassette_from_document, cassette_to_document
 from tooltape.testing.cassette._errors import CassetteError, StructureError
-from tooltape.testing.cassette._model import Cassette, CassetteHeader
+from tooltape.testing.cassette._files import write_atomic
+from tooltape.testing.cassette._limits import MAX_DOCUMENT_DEPTH, TreeLimitError, parse_json_text
+from tooltape.testing.cassette._model import Cassette, CassetteHeader, escape_lone_surrogates
 from tooltape.testing.cassette._vcrpy_format import cassette_from_vcr
 from tooltape.testing.cassette._yaml import YamlProblem, load_yaml
 
@@ -46,37 +43,17 @@ def tooltape_version() -> str:
 
 
 def dump_cassette(cassette: Cassette) -> str:
-    """The cassette as tooltape JSON text, ending with a newline."""
-    return json.dumps(cassette_to_document(cassette), indent=2, ensure_ascii=False) + "\n"
+    """The cassette as tooltape JSON text, ending with a newline.
 
-
-def write_atomic(path: Path | str, text: str) -> None:
-    """Write ``text`` to ``path`` so that readers see the old file or the new one, never half.
-
-    The text goes to a temporary file in the same directory, is flushed and
-    fsynced, then renamed over ``path``. Parent directories are created.
+    A lone surrogate a provider sent (``"\\ud83d"``) is written as that escape,
+    so the file is valid UTF-8 and reads back to the same text.
     """
-    target = Path(path)
-    target.parent.mkdir(parents=True, exist_ok=True)
-    mode = target.stat().st_mode & 0o777 if target.exists() else 0o644
-    fd, tmp_name = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
+    text = json.dumps(cassette_to_document(cassette), indent=2, ensure_ascii=False) + "\n"
     try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as handle:
-            handle.write(text)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.chmod(tmp_name, mode)
-        os.replace(tmp_name, target)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp_name)
-        raise
-    with contextlib.suppress(OSError):  # make the rename itself durable where possible
-        dir_fd = os.open(target.parent, os.O_RDONLY)
-        try:
-            os.fsync(dir_fd)
-        finally:
-            os.close(dir_fd)
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return escape_lone_surrogates(text)
+    return text
 
 
 def save_cassette(path: Path | str, cassette: Cassette) -> None:
@@ -122,14 +99,27 @@ def _first_char(text: str) -> str:
     return text.lstrip()[:1]
 
 
+LIMIT_HINT = (
+    "real cassettes nest about twenty levels deep and use YAML aliases sparingly, so this "
+    "file was damaged or made by hand: restore it from version control (`git checkout -- "
+    "<file>`) or re-record it with `pytest --record-mode=rewrite <test nodeid>`"
+)
+"""What to do about a cassette refused by the reading bounds."""
+
+
+def _unreadable_value(error: ValueError) -> str:
+    if "integer string conversion" in str(error):
+        return "a number has more digits than can be read (over 4300)"
+    text = str(error)
+    return text if len(text) <= 120 else text[:117] + "..."
+
+
 def _parse_tree(text: str, path: Path) -> object:
     if _first_char(text) == "{":
         try:
-            return from_json(text)
-        except ValueError:
-            pass  # a syntax error, or a lone surrogate escape only the stdlib accepts
-        try:
-            return json.loads(text)
+            return parse_json_text(text, max_depth=MAX_DOCUMENT_DEPTH)
+        except TreeLimitError as error:
+            raise CassetteError(path, f"refused: {error}", hint=LIMIT_HINT) from None
         except json.JSONDecodeError as error:
             _check_not_special(text, path)
             raise CassetteError(
@@ -138,10 +128,14 @@ def _parse_tree(text: str, path: Path) -> object:
                 line=error.lineno,
                 column=error.colno,
             ) from None
+        except ValueError as error:
+            raise CassetteError(path, f"invalid JSON: {_unreadable_value(error)}") from None
     _check_not_special(text, path)
     try:
         return load_yaml(text)
     except YamlProblem as problem:
+        if problem.limit:
+            raise CassetteError(path, f"refused: {problem.problem}", hint=LIMIT_HINT) from None
         raise CassetteError(
             path, f"invalid YAML: {problem.problem}", line=problem.line, column=problem.column
         ) from None

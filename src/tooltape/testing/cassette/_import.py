@@ -9,6 +9,7 @@ from pathlib import Path
 
 from tooltape.testing.cassette._format import load_cassette, tooltape_version
 from tooltape.testing.cassette._model import Cassette, CassetteHeader
+from tooltape.testing.cassette._policy import DEFAULT_POLICY, ScrubPolicy
 from tooltape.testing.cassette._scrub import drop_credential_headers, scrub_cassette
 
 __all__ = ["find_provenance_note", "import_cassette"]
@@ -54,12 +55,14 @@ def find_provenance_note(src: Path) -> str | None:
     return None
 
 
-def import_cassette(src: Path | str, *, provenance: str | None = None) -> Cassette:
+def import_cassette(
+    src: Path | str, *, provenance: str | None = None, policy: ScrubPolicy = DEFAULT_POLICY
+) -> Cassette:
     """Read a vcrpy (or tooltape) cassette and return it scrubbed, with ``source="import"``.
 
-    Scrubbed means: everything :func:`scrub_cassette` redacts is redacted, and
-    credential headers (cookies, authorization, organization and project ids)
-    are dropped altogether.
+    Scrubbed means: everything :func:`scrub_cassette` redacts under ``policy``
+    is redacted, and credential headers (cookies, authorization, organization
+    and project ids) are dropped altogether.
 
     ``provenance`` defaults to ``"imported from <file name>"``, followed by a
     pointer to a ``PROVENANCE.md`` sitting beside the source when there is one;
@@ -79,5 +82,5 @@ def import_cassette(src: Path | str, *, provenance: str | None = None) -> Casset
     header = CassetteHeader(
         tooltape_version=tooltape_version(), source="import", provenance=provenance
     )
-    scrubbed = drop_credential_headers(scrub_cassette(loaded))
+    scrubbed = drop_credential_headers(scrub_cassette(loaded, policy))
     return replace(scrubbed, header=header, format="tooltape")

@@ -8,6 +8,7 @@ on replay. Header names are lower-case; every header maps to a tuple of values.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Literal, TypeAlias
@@ -29,6 +30,8 @@ __all__ = [
     "SseEvent",
     "TextBody",
     "compact_json",
+    "escape_lone_surrogates",
+    "utf8",
     "wire_headers",
 ]
 
@@ -40,6 +43,29 @@ CassetteSource: TypeAlias = Literal["live", "import", "loopback", "synthetic"]
 
 CassetteFormat: TypeAlias = Literal["tooltape", "vcrpy"]
 """The on-disk format a cassette was read from."""
+
+
+_LONE_SURROGATE = re.compile(
+    r"[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]"
+)
+
+
+def escape_lone_surrogates(text: str) -> str:
+    """JSON text with each lone surrogate written as its ``\\uXXXX`` escape.
+
+    A provider may send ``"\\ud83d"`` (half an emoji); parsed, it is a character
+    UTF-8 cannot encode, so it goes back to the escape it arrived as. Only JSON
+    text (where every such character sits inside a string) may be passed.
+    """
+    return _LONE_SURROGATE.sub(lambda match: f"\\u{ord(match.group()):04x}", text)
+
+
+def utf8(text: str) -> bytes:
+    """``text`` as UTF-8, a lone surrogate (only ever inside a JSON string) as its escape."""
+    try:
+        return text.encode("utf-8")
+    except UnicodeEncodeError:
+        return escape_lone_surrogates(text).encode("utf-8")
 
 
 def compact_json(tree: object) -> str:
@@ -55,7 +81,7 @@ class JsonBody:
 
     def to_bytes(self) -> bytes:
         """The tree as compact UTF-8 JSON."""
-        return compact_json(self.data).encode("utf-8")
+        return utf8(compact_json(self.data))
 
 
 @dataclass(frozen=True, slots=True)
@@ -120,7 +146,7 @@ class SseBody:
 
     def to_bytes(self) -> bytes:
         """The whole stream as UTF-8 bytes."""
-        return self.to_text().encode("utf-8")
+        return utf8(self.to_text())
 
 
 @dataclass(frozen=True, slots=True)
@@ -131,7 +157,7 @@ class TextBody:
 
     def to_bytes(self) -> bytes:
         """The text as UTF-8 bytes."""
-        return self.text.encode("utf-8")
+        return utf8(self.text)
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,29 +1,25 @@
-"""What a secret looks like: credential header names and key-shaped strings.
+"""What a secret looks like: key shapes, credential header names, already-masked values.
 
-Shared by the scrubber (which replaces them) and the scanner (which refuses a
-cassette that still holds one), so both always agree.
+Shared by the scrubber (which replaces secrets) and the scanner (which refuses
+a cassette that still holds one), so both always agree. Which header and
+query values are kept at all is the allowlist in ``_policy``.
 """
 
 from __future__ import annotations
 
-import json
 import re
-from collections.abc import Iterator
 from dataclasses import dataclass
-from urllib.parse import unquote_plus
 
 __all__ = [
     "ENCRYPTED_PLACEHOLDER",
     "KEY_PLACEHOLDER",
     "REDACTED",
-    "SecretRule",
     "SECRET_RULES",
-    "escaped_json",
+    "SecretRule",
     "is_credential_header",
-    "is_credential_param",
-    "iter_secret_params",
+    "is_masked",
     "mask",
-    "redact_query",
+    "project_rule",
 ]
 
 REDACTED = "REDACTED"
@@ -40,6 +36,7 @@ _CREDENTIAL_HEADERS = frozenset(
         "authorization",
         "proxy-authorization",
         "api-key",
+        "apikey",
         "x-api-key",
         "cookie",
         "set-cookie",
@@ -47,32 +44,41 @@ _CREDENTIAL_HEADERS = frozenset(
         "openai-project",
     }
 )
-_CREDENTIAL_PARAMS = frozenset(
-    {"key", "apikey", "api_key", "api-key", "access_token", "client_secret", "password", "sig"}
-)
 
 
 def is_credential_header(name: str) -> bool:
-    """Whether a header carries credentials or account identity.
+    """Whether a header is known to carry credentials or account identity.
 
-    The fixed names above, anything ending in ``-api-key`` and anything with
-    ``token`` in its name, except the ``x-ratelimit-*-tokens`` counters.
+    Recording redacts every header outside the safe set anyway; these are the
+    ones an imported cassette drops altogether: the fixed names above, anything
+    ending in ``-api-key`` and anything naming a token, secret, key or
+    password, except the ``x-ratelimit-*-tokens`` counters.
     """
     lowered = name.lower()
-    if lowered in _CREDENTIAL_HEADERS or lowered.endswith(("-api-key", "_api_key")):
+    if lowered in _CREDENTIAL_HEADERS or lowered.endswith(("-api-key", "_api_key", "-key")):
         return True
-    return "token" in lowered and not lowered.startswith("x-ratelimit-")
+    if lowered.startswith("x-ratelimit-"):
+        return False
+    return any(word in lowered for word in ("token", "secret", "password", "auth"))
 
 
-def is_credential_param(name: str) -> bool:
-    """Whether a URL query parameter carries a credential."""
-    lowered = unquote_plus(name).lower()
-    return (
-        lowered in _CREDENTIAL_PARAMS
-        or "token" in lowered
-        or "secret" in lowered
-        or is_credential_header(lowered)
-    )
+# A value someone already hid: REDACTED, [FILTERED], <redacted>, ***, XXXXXX, and
+# the same after an auth scheme ("Bearer REDACTED").
+_MASKED = re.compile(
+    r"(?i)(?:(?:bearer|basic|token|apikey)\s+)?"
+    r"(?:[\W_]*(?:redacted|filtered|removed|scrubbed|masked|hidden)[\W_]*"
+    r"|sk-redacted|[*x#•.…-]{3,})"
+)
+
+
+def is_masked(value: str) -> bool:
+    """Whether ``value`` is empty or already a placeholder (nothing left to hide)."""
+    return not value or value == REDACTED or _MASKED.fullmatch(value.strip()) is not None
+
+
+def mask(value: str) -> str:
+    """How a secret is shown: its length only, never a character of it."""
+    return f"… ({len(value)} chars)"
 
 
 @dataclass(frozen=True, slots=True)
@@ -83,19 +89,19 @@ class SecretRule:
     (compared with ``text.lower()`` when ``fold_case``); a text holding none
     of them cannot match, so the regex is not run over it. Scanning a large
     body (a base64 image) with a literal search is about a hundred times
-    faster than with the regex. No needles: the regex always runs.
+    faster than with the regex. No needles: the regex itself is the check.
     """
 
     kind: str
     pattern: re.Pattern[str]
-    replacement: str
+    replacement: str = REDACTED
     needles: tuple[str, ...] = ()
     fold_case: bool = False
 
     def might_match(self, text: str) -> bool:
         """``False`` only when ``text`` cannot hold a match."""
         if not self.needles:
-            return True
+            return self.pattern.search(text) is not None
         haystack = text.lower() if self.fold_case else text
         # A plain loop, not any(<generator>): this runs for every string scrubbed.
         for needle in self.needles:  # noqa: SIM110
@@ -110,8 +116,19 @@ class SecretRule:
         return self.pattern.sub(self.replacement, text)
 
 
+def project_rule(pattern: str, index: int) -> SecretRule:
+    """A rule for one of the project's ``secret_patterns`` (``[tool.tooltape.scrub]``)."""
+    return SecretRule(f"project secret pattern #{index + 1}", re.compile(pattern))
+
+
 _NOT_AFTER_TOKEN = r"(?<![A-Za-z0-9_-])"
 _NOT_AFTER_BASE64 = r"(?<![A-Za-z0-9+/_-])"
+_END = r"(?![A-Za-z0-9_-])"
+
+
+def _rule(kind: str, pattern: str, *needles: str, replacement: str = REDACTED) -> SecretRule:
+    return SecretRule(kind, re.compile(pattern), replacement, needles)
+
 
 SECRET_RULES: tuple[SecretRule, ...] = (
     SecretRule(
@@ -124,95 +141,114 @@ SECRET_RULES: tuple[SecretRule, ...] = (
         needles=("bearer",),
         fold_case=True,
     ),
-    SecretRule(
+    _rule(
+        "private key",
+        r"(?s)-----BEGIN ((?:[A-Z0-9]+ )*)PRIVATE KEY-----(?:.*?-----END \1PRIVATE KEY-----|.*)",
+        "PRIVATE KEY-----",
+    ),
+    _rule("Anthropic API key", _NOT_AFTER_TOKEN + r"sk-ant-[A-Za-z0-9_-]{20,}", "sk-ant-"),
+    _rule(
         "OpenAI-style key",
-        re.compile(_NOT_AFTER_TOKEN + r"sk-[A-Za-z0-9_-]{20,}"),
-        KEY_PLACEHOLDER,
-        needles=("sk-",),
+        _NOT_AFTER_TOKEN + r"sk-[A-Za-z0-9_-]{20,}",
+        "sk-",
+        replacement=KEY_PLACEHOLDER,
     ),
-    SecretRule(
+    _rule(
+        "Stripe secret key",
+        _NOT_AFTER_TOKEN + r"(?:sk|rk)_(?:live|test)_[0-9A-Za-z]{10,}",
+        "sk_live_",
+        "sk_test_",
+        "rk_live_",
+        "rk_test_",
+    ),
+    _rule("Stripe webhook secret", _NOT_AFTER_TOKEN + r"whsec_[0-9A-Za-z+/]{20,}", "whsec_"),
+    _rule(
+        "Slack token",
+        _NOT_AFTER_TOKEN + r"(?:xox[abeoprs]-|xapp-)[0-9A-Za-z][0-9A-Za-z-]{8,}",
+        "xoxa-",
+        "xoxb-",
+        "xoxe-",
+        "xoxo-",
+        "xoxp-",
+        "xoxr-",
+        "xoxs-",
+        "xapp-",
+    ),
+    _rule(
+        "Slack webhook",
+        r"hooks\.slack\.com/(?:services|workflows|triggers)/[A-Za-z0-9_/-]{10,}",
+        "hooks.slack.com/",
+    ),
+    _rule(
         "Cloudflare cookie",
-        re.compile(r"(__cf_bm|_cfuvid)=(?!REDACTED(?:[;\s,&\"]|$))[^;\s,&\"]+"),
-        r"\1=REDACTED",
-        needles=("__cf_bm=", "_cfuvid="),
+        r"(__cf_bm|_cfuvid)=(?!REDACTED(?:[;\s,&\"]|$))[^;\s,&\"]+",
+        "__cf_bm=",
+        "_cfuvid=",
+        replacement=r"\1=REDACTED",
     ),
-    SecretRule(
+    _rule(
         "GitHub token",
-        re.compile(
-            _NOT_AFTER_TOKEN + r"(?:gh[pousr]_[A-Za-z0-9]{30,}|github_pat_[A-Za-z0-9_]{30,})"
-        ),
-        REDACTED,
-        needles=("ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_"),
+        _NOT_AFTER_TOKEN + r"(?:gh[pousr]_[A-Za-z0-9]{30,}|github_pat_[A-Za-z0-9_]{30,})",
+        "ghp_",
+        "gho_",
+        "ghu_",
+        "ghs_",
+        "ghr_",
+        "github_pat_",
     ),
-    SecretRule(
-        "Google API key",
-        re.compile(_NOT_AFTER_BASE64 + r"AIza[0-9A-Za-z_-]{35}"),
-        REDACTED,
-        needles=("AIza",),
+    _rule(
+        "GitLab token",
+        _NOT_AFTER_TOKEN + r"(?:glpat|gldt|glrt|glptt|glsoat|glcbt)-[0-9A-Za-z_-]{20,}",
+        "glpat-",
+        "gldt-",
+        "glrt-",
+        "glptt-",
+        "glsoat-",
+        "glcbt-",
     ),
-    SecretRule(
+    _rule("Google API key", _NOT_AFTER_BASE64 + r"AIza[0-9A-Za-z_-]{35}", "AIza"),
+    _rule("Google OAuth token", _NOT_AFTER_TOKEN + r"ya29\.[0-9A-Za-z_-]{20,}", "ya29."),
+    _rule(
         "AWS access key id",
-        re.compile(_NOT_AFTER_BASE64 + r"AKIA[0-9A-Z]{16}"),
-        REDACTED,
-        needles=("AKIA",),
+        _NOT_AFTER_BASE64 + r"(?:AKIA|ASIA|ABIA|ACCA)[0-9A-Z]{16}(?![0-9A-Z])",
+        "AKIA",
+        "ASIA",
+        "ABIA",
+        "ACCA",
     ),
-    SecretRule(
+    _rule(
+        "AWS secret access key",
+        r"(?i)(aws_secret_access_key|secretaccesskey)(\W{1,4})[A-Za-z0-9/+]{40}(?![A-Za-z0-9/+])",
+        "aws_secret_access_key",
+        "secretaccesskey",
+        replacement=r"\1\2REDACTED",
+    ),
+    _rule("Hugging Face token", _NOT_AFTER_TOKEN + r"hf_[A-Za-z0-9]{30,}" + _END, "hf_"),
+    _rule("npm token", _NOT_AFTER_TOKEN + r"npm_[A-Za-z0-9]{36}" + _END, "npm_"),
+    _rule("PyPI token", _NOT_AFTER_TOKEN + r"pypi-AgEIcHlwaS5vcmc[A-Za-z0-9_-]{40,}", "pypi-AgEI"),
+    _rule(
+        "SendGrid key",
+        _NOT_AFTER_TOKEN + r"SG\.[A-Za-z0-9_-]{16,32}\.[A-Za-z0-9_-]{30,50}",
+        "SG.",
+    ),
+    _rule("Groq API key", _NOT_AFTER_TOKEN + r"gsk_[A-Za-z0-9]{40,}", "gsk_"),
+    _rule("xAI API key", _NOT_AFTER_TOKEN + r"xai-[A-Za-z0-9]{60,}", "xai-"),
+    _rule("Replicate token", _NOT_AFTER_TOKEN + r"r8_[A-Za-z0-9]{30,}", "r8_"),
+    _rule("Perplexity API key", _NOT_AFTER_TOKEN + r"pplx-[A-Za-z0-9]{40,}", "pplx-"),
+    _rule("DigitalOcean token", _NOT_AFTER_TOKEN + r"do[opr]_v1_[a-f0-9]{64}", "_v1_"),
+    _rule("Shopify token", _NOT_AFTER_TOKEN + r"shp(?:at|ca|pa|ss)_[a-fA-F0-9]{32}", "shp"),
+    _rule("Databricks token", _NOT_AFTER_TOKEN + r"dapi[a-f0-9]{32}(?:-\d)?" + _END, "dapi"),
+    _rule(
+        "Azure storage key",
+        r"(AccountKey|SharedAccessKey)=[A-Za-z0-9+/]{20,}={0,2}",
+        "AccountKey=",
+        "SharedAccessKey=",
+        replacement=r"\1=REDACTED",
+    ),
+    _rule(
         "JSON web token",
-        re.compile(
-            _NOT_AFTER_TOKEN + r"eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}"
-        ),
-        REDACTED,
-        needles=(".eyJ",),
+        _NOT_AFTER_TOKEN + r"eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}",
+        ".eyJ",
     ),
 )
-"""Every key shape, applied in this order."""
-
-_QUERY_PARAM = re.compile(r"([?&;])([^=&;#]+)=([^&;#]*)")
-
-
-def redact_query(uri: str) -> str:
-    """``uri`` with the values of credential query parameters replaced."""
-    if "?" not in uri:
-        return uri
-
-    def replace(match: re.Match[str]) -> str:
-        sep, name, value = match.group(1), match.group(2), match.group(3)
-        if value and value != REDACTED and is_credential_param(name):
-            return f"{sep}{name}={REDACTED}"
-        return match.group(0)
-
-    head, _, tail = uri.partition("?")
-    return head + _QUERY_PARAM.sub(replace, "?" + tail)
-
-
-def iter_secret_params(uri: str) -> Iterator[tuple[str, str]]:
-    """``(name, value)`` of every credential query parameter not yet redacted."""
-    if "?" not in uri:
-        return
-    tail = "?" + uri.partition("?")[2]
-    for match in _QUERY_PARAM.finditer(tail):
-        name, value = match.group(2), match.group(3)
-        if value and value != REDACTED and is_credential_param(name):
-            yield name, value
-
-
-def escaped_json(text: str) -> object | None:
-    """The JSON value ``text`` holds, when it is JSON with escapes; else ``None``.
-
-    A JSON escape can hide a key from a search over the text (``\\u0073k-...``
-    spells ``sk-...``; ``\\nsk-...`` puts a letter before it), so JSON text
-    kept as text is also searched, and scrubbed, as the value it decodes to.
-    """
-    if "\\" not in text or text.lstrip()[:1] not in ("{", "[", '"'):
-        return None
-    try:
-        return json.loads(text)
-    except ValueError:
-        return None
-
-
-def mask(value: str) -> str:
-    """A value shown partially: its first four and last two characters."""
-    if len(value) <= 8:
-        return "*" * len(value) + f" ({len(value)} chars)"
-    return f"{value[:4]}…{value[-2:]} ({len(value)} chars)"
+"""Every built-in key shape, applied in this order."""

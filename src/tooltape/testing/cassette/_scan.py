@@ -1,11 +1,20 @@
-"""Find credentials a cassette still holds, by their place in the on-disk document."""
+"""Find credentials a cassette still holds, by their place in the on-disk document.
+
+The scanner looks for exactly what the scrubber removes (both read
+``_policy``, ``_text`` and ``_stream``), so a scrubbed cassette scans clean
+and anything that survived scrubbing (a key used as a dict key, a key inside
+a binary body) is reported. A finding says where and what kind, never the
+value: even a JSON pointer through a key-shaped dict key has that key masked.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import functools
+from collections.abc import Iterator, Mapping
 from typing import cast
 
 from tooltape.testing.cassette._errors import SecretFinding
+from tooltape.testing.cassette._limits import parse_json_text
 from tooltape.testing.cassette._model import (
     BinaryBody,
     Body,
@@ -15,110 +24,161 @@ from tooltape.testing.cassette._model import (
     SseBody,
     TextBody,
 )
-from tooltape.testing.cassette._patterns import (
-    REDACTED,
-    SECRET_RULES,
-    escaped_json,
-    is_credential_header,
-    iter_secret_params,
-    mask,
-)
+from tooltape.testing.cassette._patterns import is_masked, mask
+from tooltape.testing.cassette._policy import DEFAULT_POLICY, ScrubPolicy
 from tooltape.testing.cassette._shape import pointer
+from tooltape.testing.cassette._stream import find_split_secrets
+from tooltape.testing.cassette._text import Span, find_spans, redact_spans
+from tooltape.testing.cassette._urls import rewrite_url
 
-__all__ = ["find_secrets", "find_secrets_in_text"]
+__all__ = ["find_secrets", "find_secrets_in_text", "masked_step"]
 
-
-def find_secrets_in_text(text: str, location: str) -> Iterator[SecretFinding]:
-    """Every key-shaped string in ``text``, reported at ``location``."""
-    for rule in SECRET_RULES:
-        if not rule.might_match(text):
-            continue
-        for match in rule.pattern.finditer(text):
-            yield SecretFinding(location=location, excerpt=mask(match.group(0)), kind=rule.kind)
+_MASKED_STEP = "<masked>"
 
 
-def _scan_tree(tree: object, location: str) -> Iterator[SecretFinding]:
+@functools.lru_cache(maxsize=4096)
+def masked_step(key: str, policy: ScrubPolicy = DEFAULT_POLICY) -> str:
+    """A dict key (or header name) as a JSON pointer may show it: key-shaped parts masked."""
+    spans = find_spans(key, policy)
+    if not spans:
+        return key
+    return redact_spans(key, [Span(s.start, s.end, s.kind, _MASKED_STEP) for s in spans])
+
+
+def _step(location: str, key: str, policy: ScrubPolicy) -> str:
+    return pointer(location, masked_step(key, policy))
+
+
+def find_secrets_in_text(
+    text: str, location: str, policy: ScrubPolicy = DEFAULT_POLICY
+) -> Iterator[SecretFinding]:
+    """Every secret in ``text`` (key shapes, URL credentials), reported at ``location``."""
+    for span in find_spans(text, policy):
+        yield SecretFinding(location, mask(text[span.start : span.end]), span.kind)
+
+
+def _leaves(value: object) -> Iterator[str]:
+    """The text of every scalar a credential field holds that is not already masked."""
+    if isinstance(value, str):
+        if not is_masked(value):
+            yield value
+    elif isinstance(value, (int, float)) and not isinstance(value, bool):
+        yield str(value)
+    elif isinstance(value, Mapping):
+        for item in cast(Mapping[str, object], value).values():
+            yield from _leaves(item)
+    elif isinstance(value, list):
+        for item in cast(list[object], value):
+            yield from _leaves(item)
+
+
+def _scan_tree(tree: object, location: str, policy: ScrubPolicy) -> Iterator[SecretFinding]:
     if isinstance(tree, str):
-        yield from find_secrets_in_text(tree, location)
+        yield from find_secrets_in_text(tree, location, policy)
     elif isinstance(tree, dict):
-        for key, value in cast(dict[str, object], tree).items():
-            at = pointer(location, key)
-            yield from find_secrets_in_text(key, at)
-            yield from _scan_tree(value, at)
+        items = cast(dict[str, object], tree)
+        mcp_tool = items.get("type") == "mcp"
+        for key, value in items.items():
+            at = _step(location, key, policy)
+            for span in find_spans(key, policy):
+                yield SecretFinding(at, mask(key[span.start : span.end]), f"{span.kind} in a key")
+            if policy.is_secret_field(key):
+                kind = "secret body field"
+            elif mcp_tool and key in ("headers", "authorization"):
+                kind = f"MCP tool {key}"
+            else:
+                yield from _scan_tree(value, at, policy)
+                continue
+            for leaf in _leaves(value):
+                yield SecretFinding(at, mask(leaf), kind)
     elif isinstance(tree, list):
         for index, item in enumerate(cast(list[object], tree)):
-            yield from _scan_tree(item, pointer(location, index))
+            yield from _scan_tree(item, pointer(location, index), policy)
 
 
-def _scan_text_body(text: str, location: str) -> Iterator[SecretFinding]:
-    """Keys in the text, then those only its decoded JSON value shows (see ``escaped_json``)."""
-    seen: set[tuple[str, str]] = set()
-    for finding in find_secrets_in_text(text, location):
-        seen.add((finding.kind, finding.excerpt))
-        yield finding
-    decoded = escaped_json(text)
-    if decoded is not None:
-        for finding in _scan_tree(decoded, location):
-            if (finding.kind, finding.excerpt) not in seen:
-                yield finding
+def _scan_text_body(text: str, location: str, policy: ScrubPolicy) -> Iterator[SecretFinding]:
+    """What the text shows, then what only its JSON structure shows (secret fields, MCP)."""
+    yield from find_secrets_in_text(text, location, policy)
+    if text.lstrip()[:1] not in ("{", "["):
+        return
+    try:
+        tree = parse_json_text(text)
+    except ValueError:
+        return
+    for finding in _scan_tree(tree, location, policy):
+        if finding.kind in ("secret body field", "MCP tool headers", "MCP tool authorization"):
+            yield finding
 
 
-def _scan_headers(headers: Headers, location: str) -> Iterator[SecretFinding]:
+def _scan_headers(headers: Headers, location: str, policy: ScrubPolicy) -> Iterator[SecretFinding]:
     for name, values in headers.items():
+        at = _step(location, name, policy)
+        safe = policy.is_safe_header(name)
         for index, value in enumerate(values):
-            at = pointer(pointer(location, name), index)
-            if is_credential_header(name) and value not in ("", REDACTED):
-                yield SecretFinding(location=at, excerpt=mask(value), kind="credential header")
-            else:
-                yield from find_secrets_in_text(value, at)
+            if safe:
+                yield from find_secrets_in_text(value, pointer(at, index), policy)
+            elif not is_masked(value):
+                kind = "header outside the safe set, not redacted"
+                yield SecretFinding(pointer(at, index), mask(value), kind)
 
 
-def _scan_body(body: Body, location: str) -> Iterator[SecretFinding]:
+def _scan_body(body: Body, location: str, policy: ScrubPolicy) -> Iterator[SecretFinding]:
     if isinstance(body, JsonBody):
-        yield from _scan_tree(body.data, pointer(location, "json"))
+        yield from _scan_tree(body.data, pointer(location, "json"), policy)
     elif isinstance(body, SseBody):
         events_at = pointer(location, "sse")
         for index, event in enumerate(body.events):
             at = pointer(events_at, index)
             for field, value in (("event", event.event), ("id", event.id), ("raw", event.raw)):
                 if value is not None:
-                    yield from find_secrets_in_text(value, pointer(at, field))
+                    yield from find_secrets_in_text(value, pointer(at, field), policy)
             for number, comment in enumerate(event.comments):
-                yield from find_secrets_in_text(comment, pointer(pointer(at, "comments"), number))
+                comment_at = pointer(pointer(at, "comments"), number)
+                yield from find_secrets_in_text(comment, comment_at, policy)
             if event.raw_data:
-                yield from _scan_text_body(str(event.data), pointer(at, "data"))
+                yield from _scan_text_body(str(event.data), pointer(at, "data"), policy)
             else:
-                yield from _scan_tree(event.data, pointer(at, "data"))
+                yield from _scan_tree(event.data, pointer(at, "data"), policy)
+        for split in find_split_secrets(body.events, policy):
+            at = pointer(pointer(events_at, split.first.event), "data")
+            for step in split.first.path:
+                at = pointer(at, step)
+            kind = f"{split.kind} split across events {split.first.event}-{split.last.event}"
+            yield SecretFinding(at, f"… ({split.length} chars)", kind)
     elif isinstance(body, TextBody):
-        yield from _scan_text_body(body.text, pointer(location, "text"))
+        yield from _scan_text_body(body.text, pointer(location, "text"), policy)
     elif isinstance(body, BinaryBody):
-        yield from find_secrets_in_text(body.data.decode("latin-1"), pointer(location, "base64"))
+        text = body.data.decode("latin-1")
+        yield from find_secrets_in_text(text, pointer(location, "base64"), policy)
 
 
-def find_secrets(cassette: Cassette) -> list[SecretFinding]:
-    """Every credential still in the cassette: unredacted credential headers,
-    credential query parameters, and key-shaped strings in the URI, any header,
-    any body string (tree values and keys, event data, text, binary) or metadata.
+def _scan_uri(uri: str, location: str, policy: ScrubPolicy) -> Iterator[SecretFinding]:
+    rewritten, hidden = rewrite_url(uri, policy)
+    if hidden:
+        yield SecretFinding(location, "… (values not shown)", hidden)
+    # What the URL rewrite leaves (a key in the path) is found in what it leaves.
+    yield from find_secrets_in_text(rewritten, location, policy)
+
+
+def find_secrets(cassette: Cassette, policy: ScrubPolicy = DEFAULT_POLICY) -> list[SecretFinding]:
+    """Every credential still in the cassette: header values outside the safe set, URL
+    userinfo and query values outside the safe set, secret body fields, MCP tool
+    credentials, and key-shaped strings anywhere (URI, headers, body strings and
+    keys, event data, reassembled stream deltas, text, binary, metadata).
 
     Locations are JSON pointers into the tooltape document, e.g.
-    ``/interactions/0/response/body/sse/3/data/item/id``.
+    ``/interactions/0/response/body/sse/3/data/item/id``; excerpts give only
+    a secret's length.
     """
     findings: list[SecretFinding] = []
     for index, interaction in enumerate(cassette.interactions):
         at = pointer("/interactions", index)
         request, response = interaction.request, interaction.response
         request_at, response_at = pointer(at, "request"), pointer(at, "response")
-        uri_at = pointer(request_at, "uri")
-        findings.extend(find_secrets_in_text(request.uri, uri_at))
-        findings.extend(
-            SecretFinding(
-                location=uri_at, excerpt=f"{name}={mask(value)}", kind="credential query parameter"
-            )
-            for name, value in iter_secret_params(request.uri)
-        )
-        findings.extend(_scan_headers(request.headers, pointer(request_at, "headers")))
-        findings.extend(_scan_body(request.body, pointer(request_at, "body")))
-        findings.extend(_scan_headers(response.headers, pointer(response_at, "headers")))
-        findings.extend(_scan_body(response.body, pointer(response_at, "body")))
-    findings.extend(_scan_tree(dict(cassette.metadata), "/metadata"))
+        findings.extend(_scan_uri(request.uri, pointer(request_at, "uri"), policy))
+        findings.extend(_scan_headers(request.headers, pointer(request_at, "headers"), policy))
+        findings.extend(_scan_body(request.body, pointer(request_at, "body"), policy))
+        findings.extend(_scan_headers(response.headers, pointer(response_at, "headers"), policy))
+        findings.extend(_scan_body(response.body, pointer(response_at, "body"), policy))
+    findings.extend(_scan_tree(dict(cassette.metadata), "/metadata", policy))
     return findings

@@ -1,8 +1,12 @@
 """Redact credentials from interactions before they are written.
 
 Scrubbing replaces values, never structure: header names, body keys, list
-lengths and event order stay as recorded. It is deterministic and idempotent,
-and returns the very same objects when there is nothing to redact.
+lengths and event order stay as recorded. It is an allowlist for headers and
+URL query values (see ``_policy``), finds key shapes anywhere (through JSON
+escapes, base64 and the deltas of a stream, see ``_text`` and ``_stream``),
+and redacts the project's secret body fields and MCP tool credentials by key.
+It is deterministic and idempotent, and returns the very same objects when
+there is nothing to redact.
 """
 
 from __future__ import annotations
@@ -13,6 +17,7 @@ from collections.abc import Mapping
 from dataclasses import replace
 from typing import cast
 
+from tooltape.testing.cassette._limits import parse_json_text
 from tooltape.testing.cassette._model import (
     BinaryBody,
     Body,
@@ -26,15 +31,18 @@ from tooltape.testing.cassette._model import (
     SseBody,
     SseEvent,
     TextBody,
+    escape_lone_surrogates,
 )
 from tooltape.testing.cassette._patterns import (
     ENCRYPTED_PLACEHOLDER,
     REDACTED,
-    SECRET_RULES,
-    escaped_json,
     is_credential_header,
-    redact_query,
+    is_masked,
 )
+from tooltape.testing.cassette._policy import DEFAULT_POLICY, ScrubPolicy
+from tooltape.testing.cassette._stream import redact_split_secrets
+from tooltape.testing.cassette._text import base64_holds_secret, find_spans, redact_spans
+from tooltape.testing.cassette._urls import find_url_secrets, rewrite_url
 
 __all__ = [
     "drop_credential_headers",
@@ -52,109 +60,128 @@ __all__ = [
 
 _ENCRYPTED_IN_TEXT = re.compile(r'("encrypted_content"\s*:\s*")((?:[^"\\]|\\.)*)(")')
 
-
-# A JSON \u escape can spell a needle the literal search would not see; an
-# encrypted_content value or an MCP tool spec's headers and authorization are
-# redacted by key, not by shape.
+# A JSON \u escape or an escaped slash can spell a needle the literal search
+# would not see; an encrypted_content value or an MCP tool spec's headers and
+# authorization are redacted by key, not by shape.
 _UNREDACTED_ENCRYPTED = re.compile(rb'"encrypted_content"\s*:\s*"(?!REDACTED"|")')
 _MCP_CREDENTIAL_KEYS = (b'"headers"', b'"authorization"')
 
 
-def might_need_scrubbing(raw: bytes) -> bool:
-    """``False`` only when scrubbing a body whose serialized bytes are ``raw`` changes nothing.
+def might_need_scrubbing(raw: bytes, policy: ScrubPolicy = DEFAULT_POLICY) -> bool:
+    """``False`` only when scrubbing a JSON or text body whose bytes are ``raw`` changes nothing.
 
-    One literal search per secret shape over the whole body instead of a
-    walk over every string in it: most bodies hold no secret, and this is
-    what lets a replay skip parsing them.
+    Literal searches over the whole body instead of a walk over every string
+    in it: most bodies hold no secret, and this is what lets the recording
+    hooks skip parsing them. (A stream's split secrets need the parse: the
+    hooks never take this shortcut for one.)
     """
-    if b"\\u" in raw or _UNREDACTED_ENCRYPTED.search(raw):
+    if b"\\u" in raw or b"\\/" in raw or _UNREDACTED_ENCRYPTED.search(raw):
         return True
     if b'"mcp"' in raw and any(key in raw for key in _MCP_CREDENTIAL_KEYS):
+        return True
+    if policy.field_search.search(raw):
         return True
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError:
         return True
-    return any(rule.might_match(text) for rule in SECRET_RULES)
+    for rule in policy.rules:
+        if rule.might_match(text):
+            return True
+    if "://" in text and find_url_secrets(text, policy):
+        return True
+    return base64_holds_secret(text, policy)
 
 
 def _redact_encrypted(match: re.Match[str]) -> str:
     return match.group(1) + ENCRYPTED_PLACEHOLDER + match.group(3)
 
 
-def scrub_text(text: str) -> str:
-    """``text`` with every key-shaped string (and JSON-ish ``encrypted_content``) redacted."""
-    scrubbed = text
-    for rule in SECRET_RULES:
-        scrubbed = rule.redact(scrubbed)
+def scrub_text(text: str, policy: ScrubPolicy = DEFAULT_POLICY) -> str:
+    """``text`` with every secret found in it (and a JSON-ish ``encrypted_content``) redacted."""
+    scrubbed = redact_spans(text, find_spans(text, policy))
     if '"encrypted_content"' in scrubbed:
         scrubbed = _ENCRYPTED_IN_TEXT.sub(_redact_encrypted, scrubbed)
     return scrubbed if scrubbed != text else text
 
 
-def _scrub_text_body(text: str) -> str:
-    """``scrub_text``, then (for JSON kept as text) the keys only its decoded value shows."""
-    scrubbed = scrub_text(text)
-    decoded = escaped_json(scrubbed)
-    if decoded is None:
-        return scrubbed
-    tree = scrub_tree(decoded)
-    return scrubbed if tree is decoded else json.dumps(tree, ensure_ascii=False)
+def _scrub_text_body(text: str, policy: ScrubPolicy) -> str:
+    """``scrub_text``, after the by-key rules when the text is JSON kept as text."""
+    if text.lstrip()[:1] in ("{", "["):
+        try:
+            tree = parse_json_text(text)
+        except ValueError:
+            pass
+        else:
+            scrubbed_tree = scrub_tree(tree, policy)
+            if scrubbed_tree is not tree:
+                text = escape_lone_surrogates(json.dumps(scrubbed_tree, ensure_ascii=False))
+    return scrub_text(text, policy)
 
 
-def scrub_uri(uri: str) -> str:
-    """``uri`` with key-shaped strings and credential query parameters redacted."""
-    scrubbed = redact_query(scrub_text(uri))
+def scrub_uri(uri: str, policy: ScrubPolicy = DEFAULT_POLICY) -> str:
+    """``uri`` without userinfo, query values outside the safe set, or key-shaped strings."""
+    rewritten, _ = rewrite_url(uri, policy)
+    scrubbed = scrub_text(rewritten, policy)
     return scrubbed if scrubbed != uri else uri
 
 
-def scrub_headers(headers: Headers) -> Headers:
-    """Credential headers' values replaced by ``"REDACTED"``; key-shaped strings elsewhere too."""
+def scrub_headers(headers: Headers, policy: ScrubPolicy = DEFAULT_POLICY) -> Headers:
+    """Every value of a header outside the safe set replaced by ``"REDACTED"``;
+    key-shaped strings in the values that are kept redacted too."""
     changed = False
     result: dict[str, tuple[str, ...]] = {}
-    # One search over all values first: headers rarely hold a key-shaped string.
-    credential = {name for name in headers if is_credential_header(name)}
-    joined = "\n".join(
-        value for name, values in headers.items() if name not in credential for value in values
-    )
-    plain = scrub_text(joined) is joined
     for name, values in headers.items():
-        if name in credential:
-            new = tuple(REDACTED if value else value for value in values)
-        elif plain:
-            new = values
+        if policy.is_safe_header(name):
+            new = tuple(scrub_text(value, policy) for value in values)
         else:
-            new = tuple(scrub_text(value) for value in values)
+            new = tuple(value if is_masked(value) else REDACTED for value in values)
         changed = changed or new != values
         result[name] = new
     return result if changed else headers
 
 
+def _hidden(value: object) -> object:
+    """A credential's value redacted, whatever its shape (containers keep theirs)."""
+    if isinstance(value, str):
+        return value if is_masked(value) else REDACTED
+    if isinstance(value, bool) or value is None:
+        return value
+    if isinstance(value, (int, float)):
+        return REDACTED
+    if isinstance(value, Mapping):
+        mapping = cast(Mapping[str, object], value)
+        hidden = {key: _hidden(item) for key, item in mapping.items()}
+        return mapping if hidden == mapping else hidden
+    if isinstance(value, list):
+        items = cast(list[object], value)
+        listed = [_hidden(item) for item in items]
+        return items if listed == items else listed
+    return value
+
+
 def _scrub_mcp_tool(tool: dict[str, object]) -> dict[str, object]:
     """An ``{"type": "mcp", ...}`` tool spec with its header values and authorization hidden."""
     result = tool
-    headers = tool.get("headers")
-    if isinstance(headers, Mapping):
-        header_map = cast(Mapping[str, object], headers)
-        hidden = {
-            key: (value if value in (None, "", REDACTED) else REDACTED)
-            for key, value in header_map.items()
-        }
-        if hidden != header_map:
-            result = {**result, "headers": hidden}
-    authorization = tool.get("authorization")
-    if authorization not in (None, "", REDACTED):
-        result = {**result, "authorization": REDACTED}
+    for key in ("headers", "authorization"):
+        value = tool.get(key)
+        if value is None:
+            continue
+        hidden = _hidden(value)
+        if hidden is not value:
+            result = {**result, key: hidden}
     return result
 
 
-def _scrub_dict(tree: dict[str, object]) -> dict[str, object]:
+def _scrub_dict(tree: dict[str, object], policy: ScrubPolicy) -> dict[str, object]:
     result: dict[str, object] | None = None
     for key, value in tree.items():
-        if key == "encrypted_content" and isinstance(value, str):
-            new: object = ENCRYPTED_PLACEHOLDER if value else value
+        if policy.is_secret_field(key):
+            new = _hidden(value)
+        elif key == "encrypted_content" and isinstance(value, str):
+            new = ENCRYPTED_PLACEHOLDER if value else value
         else:
-            new = scrub_tree(value)
+            new = scrub_tree(value, policy)
         if new is not value:
             if result is None:
                 result = dict(tree)
@@ -165,84 +192,107 @@ def _scrub_dict(tree: dict[str, object]) -> dict[str, object]:
     return scrubbed
 
 
-def scrub_tree(tree: object) -> object:
+def scrub_tree(tree: object, policy: ScrubPolicy = DEFAULT_POLICY) -> object:
     """A JSON tree with secrets redacted; unchanged subtrees are shared, not copied.
 
-    Redacts key-shaped strings in every string value, every reasoning
-    ``encrypted_content`` string, and the ``headers`` values and
-    ``authorization`` of every ``{"type": "mcp"}`` tool spec.
+    Redacts secrets in every string value (see :func:`scrub_text`), the values
+    of secret body fields, every reasoning ``encrypted_content`` string, and
+    the ``headers`` values and ``authorization`` of every ``{"type": "mcp"}``
+    tool spec.
     """
     if isinstance(tree, str):
-        return scrub_text(tree)
+        return scrub_text(tree, policy)
     if isinstance(tree, dict):
-        return _scrub_dict(cast(dict[str, object], tree))
+        return _scrub_dict(cast(dict[str, object], tree), policy)
     if isinstance(tree, list):
         items = cast(list[object], tree)
-        scrubbed = [scrub_tree(item) for item in items]
+        scrubbed = [scrub_tree(item, policy) for item in items]
         if any(new is not old for new, old in zip(scrubbed, items, strict=True)):
             return scrubbed
         return items
     return tree
 
 
-def _scrub_event(event: SseEvent) -> SseEvent:
-    data = _scrub_text_body(str(event.data)) if event.raw_data else scrub_tree(event.data)
-    comments = tuple(scrub_text(comment) for comment in event.comments)
-    raw = None if event.raw is None else scrub_text(event.raw)
-    if data is event.data and comments == event.comments and raw == event.raw:
+def _scrub_event(event: SseEvent, policy: ScrubPolicy) -> SseEvent:
+    if event.raw_data:
+        data: object = _scrub_text_body(str(event.data), policy)
+    else:
+        data = scrub_tree(event.data, policy)
+    comments = tuple(scrub_text(comment, policy) for comment in event.comments)
+    name = None if event.event is None else scrub_text(event.event, policy)
+    event_id = None if event.id is None else scrub_text(event.id, policy)
+    # A data change the raw block text cannot show (a redacted field): rebuild the block.
+    if data is not event.data:
+        raw = None
+    else:
+        raw = None if event.raw is None else scrub_text(event.raw, policy)
+    if (
+        data is event.data
+        and raw is event.raw
+        and name is event.event
+        and event_id is event.id
+        and comments == event.comments
+    ):
         return event
-    return replace(event, data=data, comments=comments, raw=raw)
+    return replace(event, event=name, data=data, id=event_id, comments=comments, raw=raw)
 
 
-def scrub_body(body: Body) -> Body:
+def scrub_body(body: Body, policy: ScrubPolicy = DEFAULT_POLICY) -> Body:
     """A body with secrets redacted (binary bodies are left as they are)."""
     if isinstance(body, JsonBody):
-        data = scrub_tree(body.data)
+        data = scrub_tree(body.data, policy)
         return body if data is body.data else JsonBody(data)
     if isinstance(body, SseBody):
-        events = tuple(_scrub_event(event) for event in body.events)
+        joined = redact_split_secrets(body.events, policy)
+        events = tuple(_scrub_event(event, policy) for event in joined)
         if all(new is old for new, old in zip(events, body.events, strict=True)):
             return body
         return replace(body, events=events)
     if isinstance(body, TextBody):
-        text = _scrub_text_body(body.text)
+        text = _scrub_text_body(body.text, policy)
         return body if text is body.text else TextBody(text)
     if isinstance(body, (BinaryBody, EmptyBody)):
         return body
     return body
 
 
-def scrub_request(request: RecordedRequest) -> RecordedRequest:
+def scrub_request(
+    request: RecordedRequest, policy: ScrubPolicy = DEFAULT_POLICY
+) -> RecordedRequest:
     """A request with credentials redacted from its URI, headers and body."""
-    uri = scrub_uri(request.uri)
-    headers = scrub_headers(request.headers)
-    body = scrub_body(request.body)
+    uri = scrub_uri(request.uri, policy)
+    headers = scrub_headers(request.headers, policy)
+    body = scrub_body(request.body, policy)
     if uri is request.uri and headers is request.headers and body is request.body:
         return request
     return RecordedRequest(method=request.method, uri=uri, headers=headers, body=body)
 
 
-def scrub_response(response: RecordedResponse) -> RecordedResponse:
+def scrub_response(
+    response: RecordedResponse, policy: ScrubPolicy = DEFAULT_POLICY
+) -> RecordedResponse:
     """A response with credentials redacted from its headers and body."""
-    headers = scrub_headers(response.headers)
-    body = scrub_body(response.body)
+    headers = scrub_headers(response.headers, policy)
+    body = scrub_body(response.body, policy)
     if headers is response.headers and body is response.body:
         return response
     return replace(response, headers=headers, body=body)
 
 
-def scrub_interaction(interaction: Interaction) -> Interaction:
+def scrub_interaction(
+    interaction: Interaction, policy: ScrubPolicy = DEFAULT_POLICY
+) -> Interaction:
     """An interaction with every credential redacted (idempotent)."""
-    request = scrub_request(interaction.request)
-    response = scrub_response(interaction.response)
+    request = scrub_request(interaction.request, policy)
+    response = scrub_response(interaction.response, policy)
     if request is interaction.request and response is interaction.response:
         return interaction
     return Interaction(request=request, response=response)
 
 
-def scrub_cassette(cassette: Cassette) -> Cassette:
+def scrub_cassette(cassette: Cassette, policy: ScrubPolicy = DEFAULT_POLICY) -> Cassette:
     """A cassette with every interaction scrubbed; the header is kept."""
-    interactions = tuple(scrub_interaction(item) for item in cassette.interactions)
+    interactions = tuple(scrub_interaction(item, policy) for item in cassette.interactions)
     if all(new is old for new, old in zip(interactions, cassette.interactions, strict=True)):
         return cassette
     return replace(cassette, interactions=interactions)

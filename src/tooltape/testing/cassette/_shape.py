@@ -6,12 +6,22 @@ Each check returns the value narrowed to its type or raises
 
 from __future__ import annotations
 
+import reprlib
 from collections.abc import Mapping
 from typing import cast
 
 from tooltape.testing.cassette._errors import StructureError
+from tooltape.testing.cassette._text import redact_for_display
 
-__all__ = ["describe", "expect_int", "expect_list", "expect_map", "expect_str", "pointer"]
+__all__ = [
+    "describe",
+    "expect_int",
+    "expect_list",
+    "expect_map",
+    "expect_status",
+    "expect_str",
+    "pointer",
+]
 
 
 def pointer(parent: str, key: str | int) -> str:
@@ -23,11 +33,23 @@ def pointer(parent: str, key: str | int) -> str:
     return f"{parent}/{key}"
 
 
+_SHORT = reprlib.Repr()  # Python 3.11 takes no limits as arguments
+_SHORT.maxlevel, _SHORT.maxdict, _SHORT.maxlist = 2, 3, 3
+_SHORT.maxstring, _SHORT.maxother, _SHORT.maxlong = 40, 40, 20
+_MAX_DIGITS = 18  # the longest integer a cassette holds (a status code, a count)
+
+
 def describe(value: object) -> str:
-    """A short description of a value for error messages."""
+    """A short description of a value for error messages, key-shaped strings masked.
+
+    Costs the same for any value: the repr is bounded before it is built, so a
+    huge or deeply shared value (a YAML alias bomb) is never expanded.
+    """
     if value is None:
         return "null"
-    text = repr(value)
+    if isinstance(value, int) and not isinstance(value, bool) and value.bit_length() > 64:
+        return f"int of about {int(value.bit_length() * 0.30103) + 1} digits"
+    text = redact_for_display(_SHORT.repr(value))
     if len(text) > 40:
         text = text[:37] + "..."
     return f"{type(value).__name__} {text}"
@@ -62,8 +84,16 @@ def expect_int(value: object, where: str, key: str | int | None = None) -> int:
     """``value`` (found at ``where``/``key``) as an integer (not a bool), or a
     :class:`StructureError`. A string of digits is accepted (some YAML writers quote codes).
     """
-    if isinstance(value, bool) or not isinstance(value, int):
-        if isinstance(value, str) and value.isdigit():
-            return int(value)
+    if isinstance(value, str) and value.isdigit() and len(value) <= _MAX_DIGITS:
+        return int(value)
+    if isinstance(value, bool) or not isinstance(value, int) or value.bit_length() > 63:
         raise StructureError(_at(where, key), f"expected an integer, got {describe(value)}")
     return value
+
+
+def expect_status(value: object, where: str, key: str | int | None = None) -> int:
+    """``value`` as an HTTP status code (100 to 999), or a :class:`StructureError`."""
+    code = expect_int(value, where, key)
+    if not 100 <= code <= 999:
+        raise StructureError(_at(where, key), f"expected an HTTP status code, got {code}")
+    return code

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-import json
 import re
 
+from tooltape.testing.cassette._limits import parse_json_text
 from tooltape.testing.cassette._model import SseBody, SseEvent, compact_json
 
 __all__ = ["parse_data", "parse_sse"]
@@ -21,7 +21,7 @@ def parse_data(text: str) -> tuple[object, bool]:
     if not text or text[0] not in "{[":
         return text, True
     try:
-        tree: object = json.loads(text)
+        tree: object = parse_json_text(text)
     except ValueError:
         return text, True
     if compact_json(tree) != text:

@@ -25,14 +25,15 @@ from tooltape.testing.cassette._model import (
 )
 from tooltape.testing.cassette._shape import (
     describe,
-    expect_int,
     expect_list,
     expect_map,
+    expect_status,
     expect_str,
     pointer,
 )
 
 __all__ = [
+    "SCANNED",
     "VCR_FORMAT_VERSION",
     "cassette_from_vcr",
     "cassette_to_vcr",
@@ -45,6 +46,15 @@ __all__ = [
 
 VCR_FORMAT_VERSION = 1
 """The ``version`` vcrpy writes into its cassettes."""
+
+SCANNED = "tooltape_scanned"
+"""Key set (to ``True``) on a response dict read from a tooltape cassette.
+
+Such a response was scrubbed and scanned when the cassette was written, so
+the recording hooks vcrpy runs on every loaded response pass it through
+unexamined. Only dicts tooltape builds carry it; a dict read from a vcrpy
+file never reaches the hooks with it.
+"""
 
 
 def raw_body_bytes(value: object, where: str) -> bytes:
@@ -110,11 +120,11 @@ def response_from_vcr(value: object, where: str = "/response") -> RecordedRespon
     if "status" in doc:
         status_at = pointer(where, "status")
         status = expect_map(doc["status"], status_at)
-        code = expect_int(status.get("code"), pointer(status_at, "code"))
+        code = expect_status(status.get("code"), pointer(status_at, "code"))
         message = status.get("message")
         reason = "" if message is None else expect_str(message, pointer(status_at, "message"))
     else:  # very old httpx cassettes
-        code = expect_int(doc.get("status_code"), pointer(where, "status_code"))
+        code = expect_status(doc.get("status_code"), pointer(where, "status_code"))
         reason = ""
     return RecordedResponse(status_code=code, reason=reason, headers=headers, body=body)
 
@@ -167,14 +177,26 @@ def cassette_from_vcr(value: object, header: CassetteHeader) -> Cassette:
     )
 
 
+def _loaded_response(response: RecordedResponse, scanned: bool) -> dict[str, object]:
+    data = response_to_vcr(response)
+    if scanned:
+        data[SCANNED] = True
+    return data
+
+
 def cassette_to_vcr(cassette: Cassette) -> dict[str, object]:
-    """vcrpy's serialised data, as its own deserialiser would return it."""
+    """vcrpy's serialised data, as its own deserialiser would return it.
+
+    The responses of a cassette read from tooltape JSON are marked
+    :data:`SCANNED` (they were scrubbed when written).
+    """
+    scanned = cassette.format == "tooltape"
     data: dict[str, object] = {
         "version": VCR_FORMAT_VERSION,
         "interactions": [
             {
                 "request": request_to_vcr(interaction.request),
-                "response": response_to_vcr(interaction.response),
+                "response": _loaded_response(interaction.response, scanned),
             }
             for interaction in cassette.interactions
         ],

@@ -20,13 +20,18 @@ from tooltape.testing.vcr.persistence import (
     serializer,
     use_cassette_safely,
 )
-from tooltape.testing.vcr.record_hooks import before_record_request, before_record_response
+from tooltape.testing.vcr.record_hooks import (
+    ScrubHooks,
+    before_record_request,
+    before_record_response,
+)
 from tooltape.testing.vcr.recorder import MATCH_ON, SERIALIZER, configure_vcr
 
 __all__ = [
     "MATCH_ON",
     "SERIALIZER",
     "CombinedTooltapePersister",
+    "ScrubHooks",
     "TooltapePersister",
     "TooltapeSerializer",
     "before_record_request",

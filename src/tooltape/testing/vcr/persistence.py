@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, cast
 
-from tooltape.testing.cassette._errors import CassetteSecretError
+from tooltape.testing.cassette._errors import CassetteError, CassetteSecretError
 from tooltape.testing.cassette._format import (
     dump_cassette,
     parse_cassette,
@@ -27,8 +27,10 @@ from tooltape.testing.cassette._format import (
     write_atomic,
 )
 from tooltape.testing.cassette._model import Cassette, CassetteHeader, CassetteSource
+from tooltape.testing.cassette._policy import DEFAULT_POLICY, ScrubPolicy
 from tooltape.testing.cassette._scan import find_secrets
 from tooltape.testing.cassette._vcrpy_format import (
+    SCANNED,
     cassette_from_vcr,
     cassette_to_vcr,
     raw_body_bytes,
@@ -56,12 +58,15 @@ VcrResponse = dict[str, Any]
 class TooltapeSerializer:
     """A vcrpy serializer writing tooltape JSON and reading tooltape JSON or vcrpy YAML.
 
-    ``source`` and ``provenance`` go into the header of every cassette it writes.
-    Register it with ``vcr.VCR().register_serializer("tooltape", TooltapeSerializer())``.
+    ``source`` and ``provenance`` go into the header of every cassette it writes;
+    ``scrub`` is the policy the persisters check a cassette against before
+    writing it. Register it with
+    ``vcr.VCR().register_serializer("tooltape", TooltapeSerializer())``.
     """
 
     source: CassetteSource = "live"
     provenance: str | None = None
+    scrub: ScrubPolicy = DEFAULT_POLICY
 
     def header(self) -> CassetteHeader:
         """The header written into new cassettes."""
@@ -94,13 +99,20 @@ def _request_dict(request: VcrRequest) -> dict[str, object]:
     }
 
 
+def _unmarked(response: VcrResponse) -> VcrResponse:
+    """The response without tooltape's in-memory mark (never written to a file)."""
+    if SCANNED not in response:
+        return response
+    return {key: value for key, value in response.items() if key != SCANNED}
+
+
 def _interactions(cassette_dict: Mapping[str, Any]) -> dict[str, Any]:
     """vcrpy's in-memory ``{"requests", "responses"}`` as its serialised data shape."""
     requests = cast(Sequence[VcrRequest], cassette_dict["requests"])
     responses = cast(Sequence[VcrResponse], cassette_dict["responses"])
     data: dict[str, Any] = {
         "interactions": [
-            {"request": _request_dict(request), "response": response}
+            {"request": _request_dict(request), "response": _unmarked(response)}
             for request, response in zip(requests, responses, strict=True)
         ]
     }
@@ -137,7 +149,7 @@ def _save(cassette_path: str | Path, cassette_dict: Mapping[str, Any], serialize
     path = Path(cassette_path)
     chosen = serializer if isinstance(serializer, TooltapeSerializer) else TooltapeSerializer()
     cassette = chosen.to_cassette(_interactions(cassette_dict))
-    findings = find_secrets(cassette)
+    findings = find_secrets(cassette, chosen.scrub)
     if findings:
         raise CassetteSecretError(path, findings)
     if isinstance(serializer, TooltapeSerializer):
@@ -225,7 +237,9 @@ def use_cassette_safely(
     vcrpy saves the cassette before it removes its patches, so a save that
     raises (a :class:`CassetteSecretError` from :class:`TooltapePersister`)
     would leave every later request in the process going to the dead cassette.
-    This context manager finishes vcrpy's own clean-up first, then re-raises.
+    This context manager finishes vcrpy's own clean-up first, then re-raises;
+    a cassette error comes without the traceback through vcrpy, whose frames
+    hold the unwritten interactions (``pytest -l`` would show them).
     """
     context: Any = recorder.use_cassette(str(path), **options)
     cassette = context.__enter__()
@@ -234,6 +248,9 @@ def use_cassette_safely(
     except BaseException as error:
         try:
             suppressed = context.__exit__(type(error), error, error.__traceback__)
+        except CassetteError as failure:
+            _finish(context)
+            raise failure.with_traceback(None) from None
         except BaseException:
             _finish(context)
             raise
@@ -242,6 +259,9 @@ def use_cassette_safely(
     else:
         try:
             context.__exit__(None, None, None)
+        except CassetteError as failure:
+            _finish(context)
+            raise failure.with_traceback(None) from None
         except BaseException:
             _finish(context)
             raise

@@ -1,15 +1,20 @@
 """vcrpy's ``before_record_request`` / ``before_record_response`` hooks: scrub before recording.
 
-vcrpy calls them on every interaction before it keeps it, so what a cassette
-holds has already lost its credentials and its compression.
+vcrpy calls them on every interaction before it keeps it (and on every
+request it matches), so what a cassette holds has already lost its
+credentials and its compression. :class:`ScrubHooks` binds them to a
+project's :class:`~tooltape.testing.cassette.ScrubPolicy`; the module-level
+functions use tooltape's own rules.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any, cast
 
 from tooltape.testing.cassette._bodies import normalize_headers
+from tooltape.testing.cassette._policy import DEFAULT_POLICY, ScrubPolicy
 from tooltape.testing.cassette._scrub import (
     might_need_scrubbing,
     scrub_body,
@@ -18,6 +23,7 @@ from tooltape.testing.cassette._scrub import (
     scrub_uri,
 )
 from tooltape.testing.cassette._vcrpy_format import (
+    SCANNED,
     raw_body_bytes,
     request_from_vcr,
     response_from_vcr,
@@ -25,16 +31,10 @@ from tooltape.testing.cassette._vcrpy_format import (
 )
 from tooltape.testing.vcr._names import VcrRequest, make_request
 
-__all__ = ["before_record_request", "before_record_response"]
+__all__ = ["ScrubHooks", "before_record_request", "before_record_response"]
 
 VcrResponse = dict[str, Any]
 """vcrpy's response dict: ``{"status": {...}, "headers": {...}, "body": {"string": b}}``."""
-
-
-def _clean_headers(headers: Mapping[str, object]) -> bool:
-    """Whether scrubbing would leave these vcrpy headers (value or list of values) alone."""
-    normalized = normalize_headers(headers)
-    return scrub_headers(normalized) is normalized
 
 
 def _raw_string(body: object) -> bytes | None:
@@ -45,48 +45,93 @@ def _raw_string(body: object) -> bytes | None:
     return string.encode("utf-8") if isinstance(string, str) else None
 
 
-def before_record_request(request: VcrRequest) -> VcrRequest:
-    """vcrpy ``before_record_request`` hook: the request with credentials redacted.
+def _header_values(headers: Mapping[str, object], name: str) -> str:
+    return " ".join(str(value) for key, value in headers.items() if key.lower() == name).lower()
 
-    Returns the same request when there is nothing to redact, else a new one
-    (the request the client sent is never changed).
+
+@dataclass(frozen=True, slots=True)
+class ScrubHooks:
+    """The two recording hooks for one scrub policy.
+
+    ``recorder.before_record_request = ScrubHooks(policy).before_record_request``
+    (``configure_vcr`` does it).
     """
-    body_bytes = raw_body_bytes(request.body, "/request/body")
-    headers = normalize_headers(request.headers)
-    new_body = body_bytes
-    # Most bodies hold nothing to redact: a literal search says so without parsing them.
-    if "content-encoding" in headers or might_need_scrubbing(body_bytes):
-        recorded = request_from_vcr(
-            {"method": request.method, "uri": request.uri, "headers": headers, "body": body_bytes}
-        )
-        body = scrub_body(recorded.body)
-        decoded = recorded.headers.keys() != headers.keys()  # content-encoding was dropped
-        if body is not recorded.body or decoded:
-            new_body = body.to_bytes()
-        headers = recorded.headers
-    uri = scrub_uri(request.uri)
-    scrubbed_headers = scrub_headers(headers)
-    if uri is request.uri and scrubbed_headers is headers and new_body is body_bytes:
-        return request
-    new_headers = {name: values[0] for name, values in scrubbed_headers.items() if values}
-    if "content-length" in new_headers:
-        new_headers["content-length"] = str(len(new_body))
-    return make_request(request.method, uri, new_body, new_headers)
+
+    policy: ScrubPolicy = DEFAULT_POLICY
+
+    def _clean_headers(self, headers: Mapping[str, object]) -> bool:
+        normalized = normalize_headers(headers)
+        return scrub_headers(normalized, self.policy) is normalized
+
+    def before_record_request(self, request: VcrRequest) -> VcrRequest:
+        """The request with credentials redacted (vcrpy ``before_record_request`` hook).
+
+        Returns the same request when there is nothing to redact, else a new
+        one (the request the client sent is never changed).
+        """
+        policy = self.policy
+        body_bytes = raw_body_bytes(request.body, "/request/body")
+        headers = normalize_headers(request.headers)
+        new_body = body_bytes
+        # Most bodies hold nothing to redact: literal searches say so without parsing them.
+        if "content-encoding" in headers or might_need_scrubbing(body_bytes, policy):
+            recorded = request_from_vcr(
+                {
+                    "method": request.method,
+                    "uri": request.uri,
+                    "headers": headers,
+                    "body": body_bytes,
+                }
+            )
+            body = scrub_body(recorded.body, policy)
+            decoded = recorded.headers.keys() != headers.keys()  # content-encoding was dropped
+            if body is not recorded.body or decoded:
+                new_body = body.to_bytes()
+            headers = recorded.headers
+        uri = scrub_uri(request.uri, policy)
+        scrubbed_headers = scrub_headers(headers, policy)
+        if uri is request.uri and scrubbed_headers is headers and new_body is body_bytes:
+            return request
+        new_headers = {name: values[0] for name, values in scrubbed_headers.items() if values}
+        if "content-length" in new_headers:
+            new_headers["content-length"] = str(len(new_body))
+        return make_request(request.method, uri, new_body, new_headers)
+
+    def before_record_response(self, response: VcrResponse) -> VcrResponse:
+        """The response decoded and scrubbed (vcrpy ``before_record_response`` hook).
+
+        Compressed bodies are decoded (``content-encoding`` dropped) and
+        credentials redacted; a response with neither is returned as it is,
+        and so is one loaded from a tooltape cassette (scanned when written).
+        """
+        if response.get(SCANNED) is True:
+            return response
+        headers = cast(Mapping[str, object], response.get("headers") or {})
+        encoded = any(name.lower() == "content-encoding" for name in headers)
+        # A stream's secret can be split across events: only the parsed stream shows it.
+        streamed = "event-stream" in _header_values(headers, "content-type")
+        raw = None if encoded or streamed else _raw_string(response.get("body"))
+        if (
+            raw is not None
+            and not might_need_scrubbing(raw, self.policy)
+            and self._clean_headers(headers)
+        ):
+            return response
+        recorded = response_from_vcr(response)
+        scrubbed = scrub_response(recorded, self.policy)
+        if scrubbed is recorded and not encoded:
+            return response
+        return cast(VcrResponse, response_to_vcr(scrubbed))
+
+
+_DEFAULT_HOOKS = ScrubHooks()
+
+
+def before_record_request(request: VcrRequest) -> VcrRequest:
+    """vcrpy ``before_record_request`` hook with tooltape's own rules (see :class:`ScrubHooks`)."""
+    return _DEFAULT_HOOKS.before_record_request(request)
 
 
 def before_record_response(response: VcrResponse) -> VcrResponse:
-    """vcrpy ``before_record_response`` hook: the response decoded and scrubbed.
-
-    Compressed bodies are decoded (``content-encoding`` dropped) and credentials
-    redacted; a response with neither is returned as it is.
-    """
-    headers = cast(Mapping[str, object], response.get("headers") or {})
-    encoded = any(name.lower() == "content-encoding" for name in headers)
-    raw = None if encoded else _raw_string(response.get("body"))
-    if raw is not None and not might_need_scrubbing(raw) and _clean_headers(headers):
-        return response
-    recorded = response_from_vcr(response)
-    scrubbed = scrub_response(recorded)
-    if scrubbed is recorded and not encoded:
-        return response
-    return cast(VcrResponse, response_to_vcr(scrubbed))
+    """vcrpy ``before_record_response`` hook with tooltape's own rules (see :class:`ScrubHooks`)."""
+    return _DEFAULT_HOOKS.before_record_response(response)

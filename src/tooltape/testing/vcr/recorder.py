@@ -11,11 +11,14 @@ script or another test runner calls it on its own::
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 from typing import Any
 
+from tooltape.testing.cassette._policy import scrub_policy
+from tooltape.testing.settings import ScrubSettings
 from tooltape.testing.vcr.matchers import make_body_matcher, path_matcher
 from tooltape.testing.vcr.persistence import TooltapePersister, TooltapeSerializer
-from tooltape.testing.vcr.record_hooks import before_record_request, before_record_response
+from tooltape.testing.vcr.record_hooks import ScrubHooks
 
 SERIALIZER = "tooltape"
 """The name tooltape's serializer is registered under."""
@@ -31,6 +34,7 @@ def configure_vcr(
     serializer: TooltapeSerializer | None = None,
     persister: Any = TooltapePersister,
     body_matcher: Callable[[Any, Any], None] | None = None,
+    scrub: ScrubSettings | None = None,
 ) -> Any:
     """Configure ``recorder`` (a ``vcr.VCR``) in place and return it.
 
@@ -38,16 +42,22 @@ def configure_vcr(
       header says where recordings come from) and ``persister`` (atomic writes,
       refused when a secret survives scrubbing);
     - credentials are scrubbed from requests and responses before recording,
-      compressed bodies decoded;
+      compressed bodies decoded: header and query values outside the safe
+      set, URL userinfo, key-shaped strings, plus what ``scrub`` (a project's
+      ``[tool.tooltape.scrub]``, ``ProjectSettings.scrub``) adds;
     - requests match on method, API path and a semantic JSON body comparison
       that ignores the ``volatile`` fields (``metadata.run_id``), unless a
       ``body_matcher`` replaces that comparison.
     """
+    policy = scrub_policy(scrub)
+    hooks = ScrubHooks(policy)
     recorder.serializer = SERIALIZER
-    recorder.register_serializer(SERIALIZER, serializer or TooltapeSerializer())
+    recorder.register_serializer(
+        SERIALIZER, replace(serializer or TooltapeSerializer(), scrub=policy)
+    )
     recorder.register_persister(persister)
-    recorder.before_record_request = before_record_request
-    recorder.before_record_response = before_record_response
+    recorder.before_record_request = hooks.before_record_request
+    recorder.before_record_response = hooks.before_record_response
     recorder.decode_compressed_response = True
     matcher = body_matcher or make_body_matcher(volatile, name="tooltape_body")
     recorder.register_matcher("tooltape_body", matcher)

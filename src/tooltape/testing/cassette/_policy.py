@@ -1,0 +1,198 @@
+"""Which values a cassette keeps: the safe header and query names, secret fields, key shapes.
+
+Scrubbing is an allowlist: a header value is kept only when its name is in
+the safe set below (or the project's ``safe_headers``), a URL query value only
+when its parameter is (or the project's ``safe_query_params``); every other
+value is replaced by ``REDACTED``. The project adds names, body fields and
+key shapes in ``[tool.tooltape.scrub]``.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+from tooltape.testing.cassette._patterns import SECRET_RULES, SecretRule, project_rule
+from tooltape.testing.settings import ScrubSettings
+
+__all__ = [
+    "DEFAULT_POLICY",
+    "SAFE_HEADERS",
+    "SAFE_HEADER_PREFIXES",
+    "SAFE_QUERY_PARAMS",
+    "SAFE_QUERY_PREFIXES",
+    "SECRET_BODY_FIELDS",
+    "ScrubPolicy",
+    "scrub_policy",
+]
+
+SAFE_HEADERS = frozenset(
+    {
+        # what the body is and how it travels
+        "accept",
+        "accept-encoding",
+        "accept-language",
+        "connection",
+        "content-encoding",
+        "content-length",
+        "content-type",
+        "keep-alive",
+        "transfer-encoding",
+        "vary",
+        # where and when, from which software
+        "alt-svc",
+        "cache-control",
+        "date",
+        "host",
+        "server",
+        "strict-transport-security",
+        "user-agent",
+        "via",
+        "x-content-type-options",
+        "access-control-allow-origin",
+        "access-control-expose-headers",
+        "cf-cache-status",
+        # request ids
+        "cf-ray",
+        "request-id",
+        "x-request-id",
+        "x-client-request-id",
+        "x-amzn-requestid",
+        "idempotency-key",
+        # the API's own version and timing
+        "openai-beta",
+        "openai-model",
+        "openai-processing-ms",
+        "openai-version",
+        "server-timing",
+        "x-envoy-upstream-service-time",
+        # retries and rate limits (the SDK reads these when it replays a 429)
+        "retry-after",
+        "retry-after-ms",
+        "x-should-retry",
+    }
+)
+"""Header names whose values are kept as recorded."""
+
+SAFE_HEADER_PREFIXES = ("x-ratelimit-", "ratelimit-", "x-stainless-")
+"""Header name prefixes whose values are kept.
+
+``x-stainless-*`` are the constants the OpenAI SDK sends about itself
+(language, OS, architecture, runtime and package versions, async or not, read
+timeout, retry count). They carry no credential and tell a reviewer which SDK
+and runtime made a recording and whether a request was a retry, which is what
+explains wire differences between two recordings of one test.
+"""
+
+SAFE_QUERY_PARAMS = frozenset(
+    {
+        "after",
+        "api-version",
+        "before",
+        "ending_before",
+        "filter",
+        "include",
+        "include[]",
+        "limit",
+        "order",
+        "purpose",
+        "starting_after",
+        "stream",
+    }
+)
+"""URL query parameters whose values are kept: the OpenAI API's paging and options."""
+
+SAFE_QUERY_PREFIXES = ("utm_",)
+"""Query parameter prefixes whose values are kept (the campaign tags citations carry)."""
+
+SECRET_BODY_FIELDS = frozenset(
+    {
+        "access_token",
+        "api_key",
+        "apikey",
+        "client_secret",
+        "id_token",
+        "password",
+        "private_key",
+        "refresh_token",
+        "secret_key",
+    }
+)
+"""JSON body field names whose values are always redacted (``-`` and ``_`` alike, any case)."""
+
+
+def _field_name(name: str) -> str:
+    return name.strip().lower().replace("-", "_")
+
+
+def _split(names: Iterable[str]) -> tuple[frozenset[str], tuple[str, ...]]:
+    """Exact names and ``prefix*`` names, lower-cased."""
+    exact: set[str] = set()
+    prefixes: list[str] = []
+    for name in names:
+        lowered = name.strip().lower()
+        if lowered.endswith("*"):
+            prefixes.append(lowered[:-1])
+        elif lowered:
+            exact.add(lowered)
+    return frozenset(exact), tuple(prefixes)
+
+
+@dataclass(frozen=True, slots=True)
+class ScrubPolicy:
+    """What scrubbing keeps and what it redacts; build one with :func:`scrub_policy`."""
+
+    safe_headers: frozenset[str] = SAFE_HEADERS
+    safe_header_prefixes: tuple[str, ...] = SAFE_HEADER_PREFIXES
+    safe_query_params: frozenset[str] = SAFE_QUERY_PARAMS
+    safe_query_prefixes: tuple[str, ...] = SAFE_QUERY_PREFIXES
+    secret_fields: frozenset[str] = SECRET_BODY_FIELDS
+    rules: tuple[SecretRule, ...] = SECRET_RULES
+    field_search: re.Pattern[bytes] = field(init=False, repr=False, compare=False)
+    """Finds a secret field's name as a JSON key in serialised bytes (any case)."""
+
+    def __post_init__(self) -> None:
+        alternatives = b"|".join(
+            re.escape(name.encode()).replace(b"_", b"[_-]") for name in sorted(self.secret_fields)
+        )
+        search = re.compile(rb'(?i)"(?:' + alternatives + rb')"\s*:')
+        object.__setattr__(self, "field_search", search)
+
+    def is_safe_header(self, name: str) -> bool:
+        """Whether a header's values are kept (``name`` in any case)."""
+        lowered = name.lower()
+        return lowered in self.safe_headers or lowered.startswith(self.safe_header_prefixes)
+
+    def is_safe_param(self, name: str) -> bool:
+        """Whether a URL query parameter's value is kept (``name`` as decoded)."""
+        lowered = name.lower()
+        return lowered in self.safe_query_params or lowered.startswith(self.safe_query_prefixes)
+
+    def is_secret_field(self, name: str) -> bool:
+        """Whether a JSON body field's value is always redacted."""
+        return _field_name(name) in self.secret_fields
+
+
+DEFAULT_POLICY = ScrubPolicy()
+"""tooltape's own rules, with no project additions."""
+
+
+@functools.lru_cache(maxsize=16)
+def scrub_policy(settings: ScrubSettings | None = None) -> ScrubPolicy:
+    """The policy for a project's ``[tool.tooltape.scrub]`` additions (``None``: none)."""
+    if settings is None or settings == ScrubSettings():
+        return DEFAULT_POLICY
+    headers, header_prefixes = _split(settings.safe_headers)
+    params, param_prefixes = _split(settings.safe_query_params)
+    return ScrubPolicy(
+        safe_headers=SAFE_HEADERS | headers,
+        safe_header_prefixes=SAFE_HEADER_PREFIXES + header_prefixes,
+        safe_query_params=SAFE_QUERY_PARAMS | params,
+        safe_query_prefixes=SAFE_QUERY_PREFIXES + param_prefixes,
+        secret_fields=SECRET_BODY_FIELDS
+        | {_field_name(name) for name in settings.secret_body_fields},
+        rules=SECRET_RULES
+        + tuple(project_rule(pattern, i) for i, pattern in enumerate(settings.secret_patterns)),
+    )

@@ -1,0 +1,219 @@
+"""Secrets in one text: key shapes, URL credentials, seen through JSON escapes and base64.
+
+A text is searched as it is, then (when it holds backslashes) as the JSON
+string escapes in it decode, so ``\\u0073k-...`` and a key right after
+``\\n`` are found, and then inside every base64 run that decodes to text.
+Each find is a :class:`Span` of the original text with what replaces it, so
+the scrubber redacts exactly what the scanner reports.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import json
+import re
+from bisect import bisect_right
+from dataclasses import dataclass
+
+from tooltape.testing.cassette._policy import DEFAULT_POLICY, ScrubPolicy
+from tooltape.testing.cassette._urls import find_url_secrets
+
+__all__ = [
+    "Span",
+    "base64_holds_secret",
+    "find_spans",
+    "holds_secret",
+    "redact_for_display",
+    "redact_spans",
+]
+
+_MAX_LEVELS = 3  # escapes within escapes: JSON text inside a JSON string inside a body
+_ESCAPE = re.compile(r'\\(?:u([0-9a-fA-F]{4})|(["\\/bfnrt]))')
+_SIMPLE = {'"': '"', "\\": "\\", "/": "/", "b": "\b", "f": "\f", "n": "\n", "r": "\r", "t": "\t"}
+_BASE64_RUN = re.compile(r"[A-Za-z0-9+/_-]{28,}={0,2}")
+_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
+
+
+@dataclass(frozen=True, slots=True)
+class Span:
+    """``text[start:end]`` is a secret of ``kind``; ``replacement`` takes its place."""
+
+    start: int
+    end: int
+    kind: str
+    replacement: str
+
+
+class _Unescaped:
+    """A text with its JSON string escapes decoded, and the way back to the original offsets."""
+
+    __slots__ = ("decoded_at", "raw_ends", "raw_starts", "text")
+
+    def __init__(self, raw: str) -> None:
+        parts: list[str] = []
+        self.decoded_at: list[int] = []
+        self.raw_starts: list[int] = []
+        self.raw_ends: list[int] = []
+        last = decoded = 0
+        for match in _ESCAPE.finditer(raw):
+            start = match.start()
+            parts.append(raw[last:start])
+            decoded += start - last
+            code = match.group(1)
+            parts.append(chr(int(code, 16)) if code else _SIMPLE[match.group(2)])
+            self.decoded_at.append(decoded)
+            self.raw_starts.append(start)
+            self.raw_ends.append(match.end())
+            decoded += 1
+            last = match.end()
+        parts.append(raw[last:])
+        self.text = "".join(parts)
+
+    def _start(self, index: int) -> int:
+        i = bisect_right(self.decoded_at, index) - 1
+        if i < 0:
+            return index
+        if self.decoded_at[i] == index:
+            return self.raw_starts[i]
+        return self.raw_ends[i] + index - self.decoded_at[i] - 1
+
+    def raw_span(self, start: int, end: int) -> tuple[int, int]:
+        """The original offsets of decoded ``[start, end)``."""
+        if end <= start:
+            at = self._start(start)
+            return at, at
+        last = end - 1
+        i = bisect_right(self.decoded_at, last) - 1
+        stop = self.raw_ends[i] if i >= 0 and self.decoded_at[i] == last else self._start(last) + 1
+        return self._start(start), stop
+
+
+def _escaped(text: str) -> str:
+    """``text`` as it must be written inside the escaped text it replaces a part of."""
+    return json.dumps(text, ensure_ascii=False)[1:-1]
+
+
+def _base64_text(run: str) -> tuple[str, bool, bool] | None:
+    """``(decoded text, url-safe alphabet, padded)`` when a base64 run decodes to text."""
+    urlsafe = "-" in run or "_" in run
+    if urlsafe and ("+" in run or "/" in run):
+        return None
+    body = run.rstrip("=")
+    if len(body) % 4 == 1:
+        return None
+    padded = body + "=" * (-len(body) % 4)
+    try:
+        data = base64.b64decode(padded, altchars=b"-_" if urlsafe else None, validate=True)
+        decoded = data.decode("utf-8")
+    except (binascii.Error, ValueError):
+        return None
+    if _CONTROL.search(decoded):
+        return None
+    return decoded, urlsafe, body != run
+
+
+def _base64_spans(text: str, policy: ScrubPolicy) -> list[Span]:
+    spans: list[Span] = []
+    for match in _BASE64_RUN.finditer(text):
+        found = _base64_text(match.group())
+        if found is None:
+            continue
+        decoded, urlsafe, padded = found
+        inner = find_spans(decoded, policy, _level=_MAX_LEVELS)
+        if not inner:
+            continue
+        cleaned = redact_spans(decoded, inner).encode("utf-8")
+        encoded = base64.b64encode(cleaned, altchars=b"-_" if urlsafe else None).decode("ascii")
+        replacement = encoded if padded else encoded.rstrip("=")
+        spans.append(Span(match.start(), match.end(), f"{inner[0].kind} in base64", replacement))
+    return spans
+
+
+def _merged(spans: list[Span]) -> list[Span]:
+    """Spans in order, overlapping ones joined (what each would redact stays redacted)."""
+    if len(spans) < 2:
+        return spans
+    ordered = sorted(spans, key=lambda span: (span.start, -span.end))
+    result = [ordered[0]]
+    for span in ordered[1:]:
+        last = result[-1]
+        if span.start >= last.end:
+            result.append(span)
+        elif span.end > last.end:
+            result[-1] = Span(last.start, span.end, last.kind, last.replacement + span.replacement)
+    return result
+
+
+def find_spans(text: str, policy: ScrubPolicy = DEFAULT_POLICY, *, _level: int = 0) -> list[Span]:
+    """Every secret in ``text``, in order, as spans of ``text``."""
+    spans: list[Span] = []
+    for rule in policy.rules:
+        if rule.might_match(text):
+            for match in rule.pattern.finditer(text):
+                replacement = match.expand(rule.replacement)
+                if replacement != match.group():
+                    spans.append(Span(match.start(), match.end(), rule.kind, replacement))
+    for url in find_url_secrets(text, policy):
+        # A key in the URL's path survives the rewrite of its query: redact that too.
+        replacement = redact_spans(url.replacement, find_spans(url.replacement, policy, _level=99))
+        spans.append(Span(url.start, url.end, url.kind, replacement))
+    if _level < _MAX_LEVELS and "\\" in text:
+        view = _Unescaped(text)
+        if view.decoded_at:
+            for inner in find_spans(view.text, policy, _level=_level + 1):
+                start, end = view.raw_span(inner.start, inner.end)
+                spans.append(Span(start, end, inner.kind, _escaped(inner.replacement)))
+    if _level < _MAX_LEVELS and len(text) >= 28:
+        spans.extend(_base64_spans(text, policy))
+    return _merged(spans)
+
+
+def holds_secret(
+    text: str, policy: ScrubPolicy = DEFAULT_POLICY, *, escapes: bool = True, _level: int = 0
+) -> bool:
+    """Whether :func:`find_spans` finds anything; stops at the first find.
+
+    ``escapes=False`` skips decoding JSON escapes, for a caller that sends
+    every text with a ``\\u`` escape down the slow path anyway.
+    """
+    for rule in policy.rules:
+        if rule.might_match(text) and rule.pattern.search(text):
+            return True
+    if "://" in text and find_url_secrets(text, policy):
+        return True
+    if escapes and _level < _MAX_LEVELS and "\\" in text:
+        view = _Unescaped(text)
+        if view.decoded_at and holds_secret(view.text, policy, _level=_level + 1):
+            return True
+    return _level < _MAX_LEVELS and base64_holds_secret(text, policy)
+
+
+def base64_holds_secret(text: str, policy: ScrubPolicy = DEFAULT_POLICY) -> bool:
+    """Whether a base64 run in ``text`` decodes to text holding a secret."""
+    if len(text) < 28:
+        return False
+    for match in _BASE64_RUN.finditer(text):
+        found = _base64_text(match.group())
+        if found is not None and holds_secret(found[0], policy, _level=_MAX_LEVELS):
+            return True
+    return False
+
+
+def redact_spans(text: str, spans: list[Span]) -> str:
+    """``text`` with each span replaced; ``text`` itself when there are none."""
+    if not spans:
+        return text
+    parts: list[str] = []
+    last = 0
+    for span in spans:
+        parts.append(text[last : span.start])
+        parts.append(span.replacement)
+        last = span.end
+    parts.append(text[last:])
+    return "".join(parts)
+
+
+def redact_for_display(text: str) -> str:
+    """``text`` with every secret tooltape knows replaced, for an error message."""
+    return redact_spans(text, find_spans(text)) if holds_secret(text) else text
