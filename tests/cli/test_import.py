@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import json
 import shutil
 from collections.abc import Callable
 from pathlib import Path
@@ -130,3 +131,61 @@ def test_usage_errors(cli: Callable[..., Run], tmp_path: Path) -> None:
     a_file.write_text("")
     not_a_folder = cli("import", str(REAL_FILES[0]), "--out", str(a_file))
     assert not_a_folder.code == 2 and "is a file" in not_a_folder.err
+
+
+def test_hostile_sources_are_skipped_with_the_reason(
+    cli: Callable[..., Run], tmp_path: Path
+) -> None:
+    bomb = tmp_path / "bomb.yaml"
+    bomb.write_text(
+        "x0: &x0 {k: [1, 2, 3, 4, 5, 6, 7, 8, 9, 10]}\n"
+        + "".join(f"x{i}: &x{i} [" + ", ".join([f"*x{i - 1}"] * 10) + "]\n" for i in range(1, 7))
+        + "interactions:\n- request: {method: POST, uri: 'https://x.test/v1/r'}\n"
+        "  response: {status: {code: 200, message: OK}, parsed_body: *x6}\n"
+    )
+    deep = tmp_path / "deep.yaml"
+    deep.write_text("interactions:\n- " + "[" * 100_000 + "]" * 100_000 + "\n")
+    run = cli("import", str(bomb), str(deep), "--out", str(tmp_path / "out"))
+    assert run.code == 1
+    assert f"skipped  {bomb}: refused: YAML aliases expand it" in run.out
+    assert f"skipped  {deep}: refused: nested deeper than" in run.out
+    assert "Traceback" not in run.out + run.err
+
+
+def test_import_follows_the_projects_scrub_settings(
+    cli: Callable[..., Run], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (tmp_path / "pyproject.toml").write_text(
+        '[tool.tooltape.scrub]\nsafe_headers = ["x-trace-id"]\nsecret_body_fields = ["pin"]\n'
+    )
+    source = tmp_path / "src.yaml"
+    source.write_text(
+        "interactions:\n"
+        "- request:\n"
+        "    method: POST\n"
+        "    uri: https://api.example.test/v1/responses\n"
+        "    headers: {x-trace-id: [trace-77], x-tenant: [acme]}\n"
+        '    body: \'{"input": "hi", "pin": "4321"}\'\n'
+        "  response: {status: {code: 200, message: OK}, headers: {}, body: {string: ''}}\n"
+    )
+    monkeypatch.chdir(tmp_path)
+    run = cli("import", str(source), "--out", "out")
+    assert run.code == 0, run.out
+    [interaction] = load_cassette(tmp_path / "out" / "src.json").interactions
+    assert interaction.request.headers["x-trace-id"] == ("trace-77",)
+    assert interaction.request.headers["x-tenant"] == ("REDACTED",)
+    assert json.loads(interaction.request.body.to_bytes()) == {"input": "hi", "pin": "REDACTED"}
+
+
+def test_a_write_that_fails_names_the_file(cli: Callable[..., Run], tmp_path: Path) -> None:
+    folder = tmp_path / "src"
+    (folder / "test_module").mkdir(parents=True)
+    shutil.copy(REAL_FILES[0], folder / "test_module" / REAL_FILES[0].name)
+    out = tmp_path / "out"
+    out.mkdir()
+    (out / "test_module").write_text("a file where a folder should be")
+    run = cli("import", str(folder), "--out", str(out))
+    assert run.code == 1
+    target = out / "test_module" / f"{REAL_FILES[0].stem}.json"
+    assert f"could not write {target}" in run.out
+    assert "Traceback" not in run.out + run.err

@@ -10,6 +10,8 @@ from pathlib import Path
 import pytest
 from cli_helpers import REPO, Run, clean_interaction, interaction, write_cassette
 
+from tooltape.testing.cassette import find_secrets, load_cassette
+
 # Synthetic, key-shaped (not a real key): the scanner must still catch it.
 FAKE_KEY = "sk-proj-" + "synthetic0123456789abcdefABCDEF"
 
@@ -238,3 +240,150 @@ def test_a_broken_pyproject_is_named(cli: Callable[..., Run], project: Path) -> 
     run = cli("lint")
     assert run.code == 2
     assert "pyproject.toml is not valid TOML" in run.err
+
+
+# --- secrets as the write gate sees them ------------------------------------------------
+
+CANARY = "canary-5e1d"
+SPLIT_KEY = "sk_live_" + "51HqLx2eZvKYlo2C0aBcDeFg"  # synthetic, Stripe-shaped
+ESCAPED_KEY = "xoxb-" + "2468013579-1357924680-AbCdEfGhIjKl"  # synthetic, Slack-shaped
+BASE64_KEY = "hf_" + "AbCdEfGhIjKlMnOpQrStUvWxYz012345"  # synthetic, Hugging Face-shaped
+KEY_AS_KEY = "glpat-" + "xY7wV6uT5sR4qP3oN2mL"  # synthetic, GitLab-shaped, used as a dict key
+
+
+def _delta(text: str) -> dict[str, object]:
+    return {
+        "event": "response.output_text.delta",
+        "data": {"type": "response.output_text.delta", "item_id": "msg_1", "delta": text},
+    }
+
+
+def _raw_canaries() -> dict[str, object]:
+    """One interaction holding, unscrubbed, every canary the recorder must never write."""
+    arguments = json.dumps({"note": "first\n" + ESCAPED_KEY})
+    document = base64.b64encode(f"token = {BASE64_KEY}".encode()).decode()
+    mcp = {
+        "type": "mcp",
+        "server_label": "tickets",
+        "server_url": f"https://mcp.example.test/mcp?token={CANARY}",
+        "headers": {"X-Tenant": CANARY},
+    }
+    raw = interaction(
+        {"json": {"model": "gpt-5", "tools": [mcp], "input": "data:text/plain;base64," + document}},
+        {"sse": [_delta("key: "), _delta(SPLIT_KEY[:10]), _delta(SPLIT_KEY[10:])]},
+        request_headers={"content-type": ["application/json"], "x-custom-auth": [CANARY]},
+        uri=f"https://user:{CANARY}@gateway.example.test/v1/responses?custom_q={CANARY}",
+    )
+    raw["response"]["headers"]["x-upstream-key"] = [CANARY]
+    raw["response"]["body"]["sse"].append(
+        {
+            "event": "response.output_item.done",
+            "data": {"item": {"type": "function_call", "arguments": arguments, KEY_AS_KEY: 1}},
+        }
+    )
+    return raw
+
+
+EXPECTED_SECRETS = {
+    "/interactions/0/request/uri",
+    "/interactions/0/request/headers/x-custom-auth/0",
+    "/interactions/0/request/body/json/tools/0/server_url",
+    "/interactions/0/request/body/json/tools/0/headers",
+    "/interactions/0/request/body/json/input",
+    "/interactions/0/response/headers/x-upstream-key/0",
+    "/interactions/0/response/body/sse/1/data/delta",
+    "/interactions/0/response/body/sse/3/data/item/arguments",
+    "/interactions/0/response/body/sse/3/data/item/<masked>",
+}
+
+
+def _secret_locations(out: str) -> set[str]:
+    return {line.split()[1] for line in out.splitlines() if line.startswith("  secret ")}
+
+
+def test_a_raw_cassette_holding_each_canary_is_flagged_without_showing_one(
+    cli: Callable[..., Run], project: Path
+) -> None:
+    path = write_cassette(project / "cassettes" / "imported" / "raw.json", _raw_canaries())
+
+    run = cli("lint")
+
+    assert run.code == 1
+    assert _secret_locations(run.out) == EXPECTED_SECRETS
+    for value in (CANARY, SPLIT_KEY[:10], SPLIT_KEY[10:], ESCAPED_KEY, BASE64_KEY, KEY_AS_KEY):
+        assert value not in run.out + run.err
+    # lint reports exactly what the recorder's write gate refuses
+    gate = {finding.location for finding in find_secrets(load_cassette(path))}
+    assert gate == EXPECTED_SECRETS
+
+
+def test_an_already_masked_value_is_not_a_finding(cli: Callable[..., Run], project: Path) -> None:
+    masked = clean_interaction()
+    masked["request"]["headers"]["authorization"] = ["Bearer REDACTED"]
+    masked["response"]["headers"]["openai-organization"] = ["REDACTED"]
+    masked["response"]["headers"]["openai-project"] = ["XXXXXX"]
+    write_cassette(project / "cassettes" / "imported" / "masked.json", masked)
+    run = cli("lint")
+    assert run.code == 0, run.out
+    assert "no findings" in run.out
+
+
+def test_each_fix_is_said_once_for_all_files(cli: Callable[..., Run], project: Path) -> None:
+    leaky = interaction({"json": {"input": f"my key is {FAKE_KEY}"}}, None)
+    for name in ("one.json", "two.json", "three.json"):
+        write_cassette(project / "cassettes" / "imported" / name, leaky)
+    run = cli("lint")
+    assert run.code == 1
+    assert run.out.count("fix (secret):") == 1
+    assert "3 findings in 3 files" in run.out
+
+
+def test_a_folder_without_cassettes_says_so(cli: Callable[..., Run], project: Path) -> None:
+    (project / "cassettes" / "notes.txt").write_text("nothing recorded yet")
+    run = cli("lint")
+    assert run.code == 0
+    assert run.out.strip().startswith("no cassettes in cassettes: nothing to lint")
+
+
+def test_temp_files_left_by_an_interrupted_write_are_reported(
+    cli: Callable[..., Run], project: Path
+) -> None:
+    folder = project / "cassettes" / "test_api"
+    write_cassette(folder / "test_x.json", clean_interaction())
+    (folder / ".test_x.json.0a1b2c-999999999-k2j4h5g6.tmp").write_text('{"half": ')
+    run = cli("lint")
+    assert run.code == 1
+    line = next(line for line in run.out.splitlines() if line.startswith("  stray temp file"))
+    assert "left by an interrupted write" in line
+    assert "cassettes/test_api/.test_x.json.0a1b2c-999999999-k2j4h5g6.tmp" in run.out
+    assert run.out.count("fix (stray temp file): delete it") == 1
+
+
+def test_the_projects_scrub_settings_decide_what_is_a_secret(
+    cli: Callable[..., Run], project: Path
+) -> None:
+    (project / "pyproject.toml").write_text(
+        "[tool.tooltape.scrub]\n"
+        'safe_headers = ["x-trace-id"]\n'
+        'secret_patterns = ["acme_[0-9a-f]{16}"]\n'
+    )
+    recorded = interaction(
+        {"json": {"input": "acme_0123456789abcdef"}},
+        None,
+        request_headers={"x-trace-id": ["trace-77"]},
+    )
+    write_cassette(project / "cassettes" / "imported" / "custom.json", recorded)
+    run = cli("lint")
+    assert _secret_locations(run.out) == {"/interactions/0/request/body/json/input"}
+    assert "project secret pattern #1" in run.out
+
+
+def test_a_hostile_cassette_is_an_unreadable_finding(
+    cli: Callable[..., Run], project: Path
+) -> None:
+    deep = project / "cassettes" / "imported" / "deep.yaml"
+    deep.parent.mkdir(parents=True)
+    deep.write_text("interactions:\n- " + "[" * 100_000 + "]" * 100_000 + "\n")
+    run = cli("lint")
+    assert run.code == 1
+    assert "unreadable" in run.out and "refused: nested deeper than" in run.out

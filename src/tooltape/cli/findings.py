@@ -1,23 +1,27 @@
-"""What ``tooltape lint`` finds inside one cassette: secrets, escaped JSON, binary bodies."""
+"""What ``tooltape lint`` finds inside one cassette: secrets, escaped JSON, binary bodies,
+and beside cassettes: temp files an interrupted write left."""
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
 from tooltape.testing.cassette import (
+    DEFAULT_POLICY,
     BinaryBody,
     Body,
     Cassette,
     CassetteError,
     JsonBody,
+    ScrubPolicy,
     SseBody,
+    TempFile,
     TextBody,
     find_secrets,
     load_cassette,
 )
+from tooltape.testing.cassette._limits import parse_json_text
 
 FOREIGN_SECRET_FIX = (
     "import the file with `tooltape import <file> --out <folder>` (the importer drops "
@@ -30,6 +34,10 @@ SECRET_FIX = (
 ESCAPED_FIX = (
     "store it as a data tree: re-import the source with `tooltape import --force` or re-record "
     "the test (`pytest --record-mode=rewrite <test>`) so the body is kept as JSON"
+)
+STRAY_FIX = (
+    "delete it: it is a partial copy from a write that was interrupted (tooltape also removes "
+    "it at its next write to that folder once no running process owns it)"
 )
 BINARY_FIX = (
     "a base64 body cannot be reviewed in a diff: if it is text (mis-labelled or compressed), "
@@ -56,7 +64,7 @@ def _json_document(text: str) -> bool:
     if not stripped or stripped[0] not in "{[":
         return False
     try:
-        json.loads(stripped)
+        parse_json_text(stripped)
     except ValueError:
         return False
     return True
@@ -91,12 +99,15 @@ def _body_findings(path: Path, body: Body, at: str) -> Iterator[Finding]:
         )
 
 
-def cassette_findings(path: Path, cassette: Cassette) -> list[Finding]:
-    """Secrets, escaped-JSON bodies and binary bodies of a loaded cassette."""
+def cassette_findings(
+    path: Path, cassette: Cassette, policy: ScrubPolicy = DEFAULT_POLICY
+) -> list[Finding]:
+    """Secrets (everything the write gate would refuse under ``policy``), escaped-JSON
+    bodies and binary bodies of a loaded cassette."""
     fix = SECRET_FIX if cassette.format == "tooltape" else FOREIGN_SECRET_FIX
     findings = [
         Finding(path, secret.location, "secret", f"{secret.kind}: {secret.excerpt}", fix)
-        for secret in find_secrets(cassette)
+        for secret in find_secrets(cassette, policy)
     ]
     for index, interaction in enumerate(cassette.interactions):
         for side in ("request", "response"):
@@ -105,11 +116,21 @@ def cassette_findings(path: Path, cassette: Cassette) -> list[Finding]:
     return findings
 
 
-def file_findings(path: Path) -> list[Finding]:
+def file_findings(path: Path, policy: ScrubPolicy = DEFAULT_POLICY) -> list[Finding]:
     """Everything wrong inside the file at ``path``, including its being unreadable."""
     try:
         cassette = load_cassette(path)
     except CassetteError as exc:
         where = f"line {exc.line}" if exc.line is not None else ""
         return [Finding(path, where, "unreadable", exc.problem, exc.hint)]
-    return cassette_findings(path, cassette)
+    return cassette_findings(path, cassette, policy)
+
+
+def stray_finding(temp: TempFile) -> Finding:
+    """A temp file a write left beside the cassettes."""
+    minutes = int(temp.age // 60)
+    age = "less than a minute old" if minutes < 1 else f"{minutes} min old"
+    owner = "" if temp.abandoned else "; its writer still runs, so it may be a write in progress"
+    return Finding(
+        temp.path, "", "stray temp file", f"left by an interrupted write ({age}{owner})", STRAY_FIX
+    )

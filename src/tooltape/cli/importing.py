@@ -2,9 +2,10 @@
 
 One ``DIR/<stem>.json`` per source, written atomically, provenance kept. An
 existing file is only replaced with ``--force``; a result that would still
-hold a secret is never written. A folder given as SRC imports every cassette
-under it, keeping its sub-folders (pytest-recording's ``cassettes/<module>/``
-layout survives the import).
+hold a secret is never written. Scrubbing follows the project's
+``[tool.tooltape.scrub]`` (found from the working directory). A folder given
+as SRC imports every cassette under it, keeping its sub-folders
+(pytest-recording's ``cassettes/<module>/`` layout survives the import).
 """
 
 from __future__ import annotations
@@ -16,12 +17,17 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from tooltape.cli.errors import EXIT_FAILURE, EXIT_OK, UsageError
+from tooltape.cli.folders import project_settings
 from tooltape.cli.terminal import Console, display_path, plural
 from tooltape.testing.cassette import (
+    DEFAULT_POLICY,
     CassetteError,
+    CassetteWriteError,
+    ScrubPolicy,
     find_secrets,
     import_cassette,
     save_cassette,
+    scrub_policy,
 )
 
 _SUFFIXES = (".yaml", ".yml", ".json")
@@ -121,8 +127,17 @@ def _cassette_problem(exc: CassetteError) -> str:
     return f"{exc.problem}{where}; fix or replace the source file, then import again"
 
 
-def import_one(plan: ImportPlan, *, provenance: str | None, force: bool) -> ImportOutcome:
-    """Import one file unless its target exists (without ``force``) or it would hold secrets."""
+def import_one(
+    plan: ImportPlan,
+    *,
+    provenance: str | None,
+    force: bool,
+    policy: ScrubPolicy = DEFAULT_POLICY,
+) -> ImportOutcome:
+    """Import one file unless its target exists (without ``force``) or it would hold secrets.
+
+    ``policy`` is the project's scrubbing (``[tool.tooltape.scrub]``).
+    """
     if not plan.source.is_file():
         return ImportOutcome(False, "no such file; check the path")
     if plan.target.exists() and not force:
@@ -130,10 +145,10 @@ def import_one(plan: ImportPlan, *, provenance: str | None, force: bool) -> Impo
             False, f"{display_path(plan.target)} exists; pass --force to overwrite it"
         )
     try:
-        cassette = import_cassette(plan.source, provenance=provenance)
+        cassette = import_cassette(plan.source, provenance=provenance, policy=policy)
     except CassetteError as exc:
         return ImportOutcome(False, _cassette_problem(exc))
-    findings = find_secrets(cassette)
+    findings = find_secrets(cassette, policy)
     if findings:
         where = ", ".join(f"{f.location} ({f.kind})" for f in findings[:5])
         return ImportOutcome(
@@ -142,7 +157,10 @@ def import_one(plan: ImportPlan, *, provenance: str | None, force: bool) -> Impo
             f"{plural(len(findings), 'secret')} at {where}; remove them from the source by "
             "hand, then import again",
         )
-    save_cassette(plan.target, cassette)
+    try:
+        save_cassette(plan.target, cassette)
+    except CassetteWriteError as exc:
+        return ImportOutcome(False, str(exc))
     count = plural(len(cassette.interactions), "interaction")
     return ImportOutcome(True, f"-> {display_path(plan.target)} ({count})")
 
@@ -157,10 +175,11 @@ def run_import(
 ) -> int:
     """Import every source, reporting each; 1 when any was not written."""
     plans = plan_imports(expand_sources(arguments), out)
+    policy = scrub_policy(project_settings().scrub)
     style = console.style
     failed = 0
     for plan in plans:
-        outcome = import_one(plan, provenance=provenance, force=force)
+        outcome = import_one(plan, provenance=provenance, force=force, policy=policy)
         if outcome.written:
             console.print(f"{style.paint('imported', 'green')} {plan.source} {outcome.message}")
         else:

@@ -1,8 +1,15 @@
 """``tooltape lint [DIR]``: problems a reviewer should not have to spot by eye.
 
-Secrets still in a cassette, JSON bodies stored as escaped text, binary
-bodies, unreadable files, and cassettes no test uses. Each finding names the
-file, where in it, and what to do; exit 1 when there is any.
+Secrets still in a cassette (everything the recording write gate would refuse,
+under the project's ``[tool.tooltape.scrub]``), JSON bodies stored as escaped
+text, binary bodies, unreadable files, temp files an interrupted write left,
+and cassettes no test uses. Each finding names the file and where in it; what
+to do is said once per kind of finding, after the list.
+
+Exit status: 1 when there is any finding, else 0. A folder holding no
+cassettes has nothing to lint: that is said, and the exit status is 0 (a new
+project has nothing recorded yet); a folder that does not exist is a usage
+error (2).
 """
 
 from __future__ import annotations
@@ -12,10 +19,11 @@ from itertools import groupby
 from pathlib import Path
 
 from tooltape.cli.errors import EXIT_FAILURE, EXIT_OK
-from tooltape.cli.findings import Finding, file_findings
+from tooltape.cli.findings import Finding, file_findings, stray_finding
 from tooltape.cli.folders import cassette_folder, project_root, project_settings
 from tooltape.cli.terminal import Cell, Console, Progress, align, display_path, plural
 from tooltape.cli.usage import unused_cassettes
+from tooltape.testing.cassette import DEFAULT_POLICY, ScrubPolicy, scrub_policy, stray_temp_files
 from tooltape.testing.contracts import cassette_files
 
 UNUSED_FIX = (
@@ -41,18 +49,21 @@ def lint_folder(
     root: Path,
     progress: Progress | None = None,
     cassette_root: Path | None = None,
+    policy: ScrubPolicy = DEFAULT_POLICY,
 ) -> list[Finding]:
     """Every finding in ``directory``'s cassettes; test modules are looked up under ``root``.
 
     ``cassette_root`` is the folder the plugin lays cassettes out from (default
-    ``directory``): a cassette's path below it names its test module.
+    ``directory``): a cassette's path below it names its test module. ``policy``
+    is the project's scrubbing, which decides what is a secret.
     """
     files = cassette_files(directory)
     findings: list[Finding] = []
     for path in files:
         if progress is not None:
             progress.advance(path.name)
-        findings.extend(file_findings(path))
+        findings.extend(file_findings(path, policy))
+    findings.extend(stray_finding(temp) for temp in stray_temp_files(directory))
     findings.extend(
         Finding(unused.path, "", "unused cassette", unused.reason, UNUSED_FIX)
         for unused in unused_cassettes(cassette_root or directory, files, root)
@@ -61,7 +72,7 @@ def lint_folder(
 
 
 def render_findings(findings: list[Finding], console: Console) -> list[str]:
-    """Findings grouped by file: kind, where and what; then what to do, once per kind."""
+    """Findings grouped by file (kind, where, what), then what to do, once per kind."""
     style = console.style
     lines: list[str] = []
     for path, group in groupby(findings, key=lambda finding: finding.path):
@@ -72,16 +83,20 @@ def render_findings(findings: list[Finding], console: Console) -> list[str]:
             for f in listed
         ]
         lines.extend(align(rows, style, indent="  "))
-        fixes = dict.fromkeys((f.kind, f.fix) for f in listed)
-        lines.extend(f"  {style.paint('fix', 'yellow')} ({kind}): {fix}" for kind, fix in fixes)
+    fixes = dict.fromkeys((f.kind, f.fix) for f in findings)
+    if fixes:
+        lines.append("")
+    lines.extend(f"{style.paint('fix', 'yellow')} ({kind}): {fix}" for kind, fix in fixes)
     return lines
 
 
 def run_lint(directory: str | None, *, console: Console, root: Path | None = None) -> int:
     """Lint the folder (default ``./cassettes``); 1 when anything is found."""
     folder = cassette_folder(directory, command="lint", allow_bundled=False)
+    settings = project_settings()
+    policy = scrub_policy(settings.scrub)
     files = cassette_files(folder.path)
-    configured = project_settings().cassette_path
+    configured = settings.cassette_path
     # a sub-folder of the project's cassettes is laid out from the project's folder
     inside = folder.path.resolve().is_relative_to(configured.resolve())
     progress = Progress(console.err, len(files))
@@ -91,11 +106,19 @@ def run_lint(directory: str | None, *, console: Console, root: Path | None = Non
             root or project_root() or Path.cwd(),
             progress,
             cassette_root=configured if inside else None,
+            policy=policy,
         )
     finally:
         progress.close()
-    checked = f"{plural(len(files), 'cassette')} in {display_path(folder.path)}"
+    where = display_path(folder.path)
+    checked = f"{plural(len(files), 'cassette')} in {where}"
     if not findings:
+        if not files:
+            console.print(
+                f"no cassettes in {where}: nothing to lint (cassettes are the .json and .yaml "
+                "files under it; record some with `pytest --record-mode=once`)"
+            )
+            return EXIT_OK
         console.print(console.style.paint(f"{checked}: no findings", "green"))
         return EXIT_OK
     for line in render_findings(findings, console):
