@@ -6,6 +6,7 @@ The provider is a real HTTP server on loopback; its replies are synthetic.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import httpx2
 import pytest
@@ -14,7 +15,8 @@ from vcr.errors import CannotOverwriteExistingCassetteException
 
 from tooltape.testing.cassette import JsonBody, load_cassette
 from tooltape.testing.provider.loopback import LoopbackProvider, LoopbackReply
-from tooltape.testing.vcr import TooltapeSerializer
+from tooltape.testing.settings import ScrubSettings
+from tooltape.testing.vcr import TooltapeSerializer, record_hooks
 from tooltape.testing.vcr.recorder import configure_vcr
 
 # Synthetic, key-shaped (not a real key).
@@ -71,3 +73,53 @@ def test_replay_ignores_volatile_fields_and_refuses_a_changed_body(tmp_path: Pat
     ):
         _post(base_url, {"model": "gpt-5-mini", "input": "hi", "metadata": {"run_id": "1"}})
     assert '~ model: "gpt-5" -> "gpt-5-mini"' in str(refused.value)
+
+
+def test_the_projects_scrub_settings_are_applied(tmp_path: Path) -> None:
+    path = tmp_path / "exchange.json"
+    settings = ScrubSettings(safe_headers=("x-trace-id",), secret_body_fields=("pin",))
+    with LoopbackProvider([LoopbackReply.json(REPLY)]) as provider:
+        recorder = configure_vcr(vcr.VCR(record_mode="once"), scrub=settings)
+        with recorder.use_cassette(str(path)), httpx2.Client(base_url=provider.base_url) as client:
+            client.post(
+                "/responses",
+                json={"input": "hi", "pin": "4321"},
+                headers={"x-trace-id": "trace-9", "x-tenant": "acme"},
+            )
+    (interaction,) = load_cassette(path).interactions
+    assert interaction.request.headers["x-trace-id"] == ("trace-9",)
+    assert interaction.request.headers["x-tenant"] == ("REDACTED",)
+    assert interaction.request.body == JsonBody({"input": "hi", "pin": "REDACTED"})
+
+
+def test_responses_read_from_a_tooltape_cassette_are_not_scrubbed_again(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = tmp_path / "exchange.json"
+    reply = {**REPLY, "note": "your key sk-REDACTED was revoked"}  # "sk-": a literal hit
+    with LoopbackProvider([LoopbackReply.json(reply)]) as provider:
+        with configure_vcr(vcr.VCR(record_mode="once")).use_cassette(str(path)):
+            _post(provider.base_url, {"model": "gpt-5", "input": "hi"})
+        base_url = provider.base_url
+    scrubbed: list[object] = []
+    original = record_hooks.scrub_response
+
+    def counting(response: Any, policy: Any) -> Any:
+        scrubbed.append(response)
+        return original(response, policy)
+
+    monkeypatch.setattr(record_hooks, "scrub_response", counting)
+    with configure_vcr(vcr.VCR(record_mode="none")).use_cassette(str(path)) as played:
+        assert _post(base_url, {"model": "gpt-5", "input": "hi"}).json() == reply
+        assert played.all_played
+    assert scrubbed == []  # scanned when it was written, never again on replay
+
+    foreign = tmp_path / "exchange.yaml"
+    foreign.write_text(
+        "interactions:\n- request: {method: POST, uri: 'http://x.test/v1/responses', body: null,"
+        " headers: {}}\n  response: {status: {code: 200, message: OK}, headers:"
+        " {x-tenant: [acme]}, body: {string: '{}'}}\n"
+    )
+    with configure_vcr(vcr.VCR(record_mode="none")).use_cassette(str(foreign)):
+        pass
+    assert len(scrubbed) == 1  # a vcrpy cassette was never scanned: it is, as it loads

@@ -36,12 +36,16 @@ import pytest
 
 from tooltape.adapters.openai import OpenAIAdapter
 from tooltape.testing.cassette import (
+    CassetteError,
     CassetteSecretError,
     CassetteSource,
+    CassetteWriteError,
+    ScrubPolicy,
     cassette_to_vcr,
     dump_cassette,
     find_secrets,
     load_cassette,
+    scrub_policy,
     write_atomic,
 )
 from tooltape.testing.provider.faults import provider_faults
@@ -194,9 +198,10 @@ class _PluginPersister:
     test is torn down.
     """
 
-    def __init__(self, state: _TestState, extra_paths: Sequence[str]) -> None:
+    def __init__(self, state: _TestState, extra_paths: Sequence[str], policy: ScrubPolicy) -> None:
         self.state = state
         self.extra_paths = tuple(extra_paths)
+        self.policy = policy
 
     def load_cassette(self, cassette_path: str, serializer: object) -> tuple[list[Any], list[Any]]:
         del serializer
@@ -237,19 +242,19 @@ class _PluginPersister:
         if provenance is None:
             where = "a loopback server" if loopback else "the live API"
             provenance = f"recorded by {state.nodeid} against {where}"
-        serializer_ = TooltapeSerializer(source=source, provenance=provenance)
+        serializer_ = TooltapeSerializer(source, provenance, self.policy)
         interactions = [
             {"request": request._to_dict(), "response": response}  # pyright: ignore[reportPrivateUsage]
             for request, response in zip(requests, responses, strict=True)
         ]
         try:
             cassette = serializer_.to_cassette({"interactions": interactions})
-            findings = find_secrets(cassette)
+            findings = find_secrets(cassette, self.policy)
             if findings:
                 raise CassetteSecretError(cassette_path, findings)
             write_atomic(cassette_path, dump_cassette(cassette))
         except Exception as exc:
-            state.save_error = exc
+            state.save_error = exc.with_traceback(None)  # its frames hold the interactions
 
 
 def pytest_recording_configure(config: pytest.Config, vcr: Any) -> None:
@@ -276,8 +281,9 @@ def pytest_recording_configure(config: pytest.Config, vcr: Any) -> None:
     body_unless_imported.__name__ = "tooltape_body"  # vcrpy labels failures with it
     configure_vcr(
         recorder,
-        persister=_PluginPersister(state, extra_paths),
+        persister=_PluginPersister(state, extra_paths, scrub_policy(settings.scrub)),
         body_matcher=body_unless_imported,
+        scrub=settings.scrub,
     )
 
 
@@ -331,6 +337,10 @@ def pytest_runtest_teardown(
     state = item.stash.get(_STATE, None)
     if state is not None and state.save_error is not None:
         error, state.save_error = state.save_error, None
+        if isinstance(error, (CassetteError, CassetteWriteError)):
+            # The message names the file, the place and the rule; a traceback would only
+            # add frames whose locals (`pytest -l`) hold what was refused.
+            pytest.fail(f"tooltape: {error}", pytrace=False)
         raise error
     return result
 

@@ -1,0 +1,239 @@
+"""Recording with secrets on the wire: none reaches a cassette, none reaches the terminal.
+
+A small project (``pytester``) records against a real HTTP server on loopback
+with canaries wherever a user's credentials can travel: custom request and
+response headers, URL userinfo, query strings, an MCP tool in the body, a
+key behind a JSON escape, a key split across stream deltas, a key inside
+base64. Every canary is synthetic.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tooltape.testing.provider.loopback import LoopbackProvider, LoopbackReply
+
+pytest_plugins = ["pytester"]
+
+API_KEY = "sk-proj-" + "Wd4" * 12
+CANARIES = {
+    "HEADER": "hdr-canary-3b9d",
+    "QUERY": "qry-canary-51ce",
+    "USERINFO": "pw-canary-a07f",
+    "MCP_QUERY": "mcpq-canary-6e2a",
+    "MCP_HEADER": "mcph-canary-c4d8",
+    "REPLY_HEADER": "reply-canary-19f3",
+    "ESCAPED": "xoxb-" + "1122334455-6677889900-EsCaPeDcAnArY",
+    "BASE64": "glpat-" + "B64canaryB64canary0042",
+    "SPLIT": "sk_live_" + "SpLiTcAnArY0123456789abc",
+    "ARGUMENTS": "hf_" + "ArGuMeNtScAnArY0123456789abcdef",
+}
+
+TEST_MODULE = """
+import base64
+import os
+
+import openai
+import pytest
+
+C = {name[7:]: value for name, value in os.environ.items() if name.startswith("CANARY_")}
+MCP = {
+    "type": "mcp",
+    "server_label": "tickets",
+    "server_url": "https://mcp.example.test/mcp?token=" + C["MCP_QUERY"],
+    "headers": {"X-Tenant": C["MCP_HEADER"]},
+    "require_approval": "never",
+}
+
+
+def client():
+    return openai.OpenAI(
+        default_headers={
+            "Ocp-Apim-Subscription-Key": C["HEADER"],
+            "X-Custom-Auth": C["HEADER"],
+            "apikey": C["HEADER"],
+            "X-Api-Secret": C["HEADER"],
+            "X-Trace-Id": "trace-kept-77",
+        },
+        default_query={"custom_q": C["QUERY"]},
+    )
+
+
+@pytest.mark.vcr
+def test_answer():
+    notes = base64.b64encode(("token: " + C["BASE64"]).encode()).decode()
+    notes = "data:text/plain;base64," + notes
+    response = client().responses.create(
+        model="gpt-5",
+        input=[{"role": "user", "content": [
+            {"type": "input_text", "text": "first line\\n" + C["ESCAPED"]},
+            {"type": "input_file", "filename": "n.txt", "file_data": notes},
+        ]}],
+        tools=[MCP],
+    )
+    assert response.output[0].arguments
+
+
+@pytest.mark.vcr
+def test_stream():
+    stream = client().responses.create(model="gpt-5", input="Say the key.", stream=True)
+    text = "".join(e.delta for e in stream if e.type == "response.output_text.delta")
+    assert text.startswith("The key is ")
+"""
+
+
+def _delta(text: str, number: int) -> str:
+    data = {
+        "type": "response.output_text.delta",
+        "item_id": "msg_1",
+        "output_index": 0,
+        "content_index": 0,
+        "delta": text,
+        "sequence_number": number,
+    }
+    return f"event: {data['type']}\ndata: {json.dumps(data, separators=(',', ':'))}\n\n"
+
+
+def _replies() -> list[LoopbackReply]:
+    """Synthetic answers in the Responses API's shape."""
+    call = {
+        "type": "function_call",
+        "id": "fc_1",
+        "call_id": "call_1",
+        "name": "save",
+        "arguments": json.dumps({"note": "line\n" + CANARIES["ARGUMENTS"]}),
+        "status": "completed",
+    }
+    answer = {"id": "resp_1", "object": "response", "status": "completed", "model": "gpt-5"}
+    split = CANARIES["SPLIT"]
+    pieces = ["The key is ", split[:6], split[6:17], split[17:], "."]
+    completed = {
+        "type": "response.completed",
+        "sequence_number": len(pieces),
+        "response": {**answer, "output": []},
+    }
+    stream = "".join(_delta(piece, i) for i, piece in enumerate(pieces))
+    stream += f"event: response.completed\ndata: {json.dumps(completed)}\n\n"
+    return [
+        LoopbackReply.json(
+            {**answer, "output": [call]}, headers={"x-upstream-auth": CANARIES["REPLY_HEADER"]}
+        ),
+        LoopbackReply.sse(stream, headers={"x-upstream-auth": CANARIES["REPLY_HEADER"]}),
+    ]
+
+
+@pytest.fixture
+def project(pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch) -> pytest.Pytester:
+    pytester.makepyfile(test_canaries=TEST_MODULE)
+    pytester.makepyprojecttoml('[tool.tooltape.scrub]\nsafe_headers = ["x-trace-id"]\n')
+    for name, value in CANARIES.items():
+        monkeypatch.setenv(f"CANARY_{name}", value)
+    return pytester
+
+
+def _record(project: pytest.Pytester, monkeypatch: pytest.MonkeyPatch, replies: Any) -> Any:
+    with LoopbackProvider(replies) as server:
+        base = server.base_url.replace("http://", f"http://user:{CANARIES['USERINFO']}@")
+        monkeypatch.setenv("OPENAI_BASE_URL", base)
+        monkeypatch.setenv("OPENAI_API_KEY", API_KEY)
+        result = project.runpytest_subprocess(
+            "--record-mode=once", "-p", "no:cacheprovider", "-l", "-rA", "-vv"
+        )
+    return result, server
+
+
+def _written(root: Path) -> dict[Path, str]:
+    return {
+        path: path.read_text(encoding="utf-8", errors="replace")
+        for path in root.rglob("*")
+        if path.is_file() and "__pycache__" not in path.parts
+    }
+
+
+def test_no_canary_reaches_a_written_file_or_the_output(
+    project: pytest.Pytester, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    result, server = _record(project, monkeypatch, _replies())
+    result.assert_outcomes(passed=2)
+    received = server.requests[0]
+    sent = {name.lower(): value for name, value in received.headers.items()}
+    assert sent["x-custom-auth"] == CANARIES["HEADER"]  # really on the wire
+    assert CANARIES["QUERY"] in received.path
+    assert CANARIES["ESCAPED"] in received.body.decode()
+
+    output = result.stdout.str() + result.stderr.str()
+    files = _written(project.path)
+    cassettes = [path for path in files if path.suffix == ".json"]
+    assert len(cassettes) == 2
+    for name, canary in CANARIES.items():
+        assert canary not in output, name
+        for path, text in files.items():
+            assert canary not in text, (name, path)
+    assert API_KEY not in output and all(API_KEY not in text for text in files.values())
+    recorded = "".join(files[path] for path in cassettes)
+    assert '"trace-kept-77"' in recorded  # the project's safe header keeps its value
+    [streamed] = [path for path in cassettes if path.stem == "test_stream"]
+    events = json.loads(files[streamed])["interactions"][0]["response"]["body"]["sse"]
+    deltas = [event["data"]["delta"] for event in events if "delta" in event["data"]]
+    assert deltas == ["The key is ", "REDACTED", "", "", "."]  # each piece of the key redacted
+
+    # The scrubbed recordings replay, with the server gone.
+    monkeypatch.setenv("OPENAI_BASE_URL", "http://127.0.0.1:9/v1")
+    replay = project.runpytest_subprocess("-p", "no:cacheprovider")
+    replay.assert_outcomes(passed=2)
+
+
+GATE_MODULE = """
+import openai
+import pytest
+
+
+@pytest.mark.vcr
+def test_keyed():
+    assert openai.OpenAI().responses.create(model="gpt-5", input="hi").id
+"""
+
+
+def test_a_refused_cassette_names_where_never_what_even_with_showlocals(
+    pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Scrubbing never renames keys, so a key used as a dict key reaches the write gate.
+    key_as_key = "sk-proj-" + "KeYaSaKeYcAnArY000042" * 2
+    pytester.makepyfile(test_gate=GATE_MODULE)
+    reply = {
+        "id": "resp_1",
+        "object": "response",
+        "status": "completed",
+        "metadata": {key_as_key: "1"},
+    }
+    result, _ = _record(pytester, monkeypatch, [LoopbackReply.json(reply)])
+    result.assert_outcomes(passed=1, errors=1)
+    output = result.stdout.str() + result.stderr.str()
+    assert key_as_key not in output
+    assert "not written, it would hold 1 secret(s)" in output
+    assert "cassettes/test_gate/test_keyed.json" in output or "test_keyed.json" in output
+    assert (
+        "/interactions/0/response/body/json/metadata/<masked>: OpenAI-style key in a key" in output
+    )
+    assert "Traceback" not in output
+    written = [path for path in pytester.path.rglob("*.json")]
+    assert written == []
+    assert not list(pytester.path.rglob("*.tmp"))
+
+
+def test_a_cassette_that_cannot_be_written_names_the_file(
+    pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    pytester.makepyfile(test_gate=GATE_MODULE)
+    (pytester.path / "cassettes").write_text("a file where the cassette folder should be")
+    reply = {"id": "resp_1", "object": "response", "status": "completed"}
+    result, _ = _record(pytester, monkeypatch, [LoopbackReply.json(reply)])
+    result.assert_outcomes(passed=1, errors=1)
+    output = result.stdout.str()
+    assert "tooltape: could not write " in output
+    assert "test_keyed.json" in output
+    assert "free disk space or fix the folder's permissions" in output
