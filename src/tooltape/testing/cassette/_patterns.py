@@ -16,6 +16,7 @@ __all__ = [
     "REDACTED",
     "SECRET_RULES",
     "SecretRule",
+    "base64_runs",
     "is_credential_header",
     "is_masked",
     "mask",
@@ -76,6 +77,23 @@ def is_masked(value: str) -> bool:
     return not value or value == REDACTED or _MASKED.fullmatch(value.strip()) is not None
 
 
+# Every byte that cannot be part of a base64 run (either alphabet) becomes a space.
+_RUN_CHARS = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/_-")
+_RUN_BYTES = bytes(byte if byte in _RUN_CHARS else 32 for byte in range(256))
+
+
+def base64_runs(text: str, length: int = 28) -> list[bytes]:
+    """The runs of base64 characters in ``text`` at least ``length`` long.
+
+    A byte translation and a split, in C: several times faster than the
+    equivalent regex on the short texts most bodies hold.
+    """
+    if len(text) < length:
+        return []
+    ascii_only = text.encode("ascii", "replace").translate(_RUN_BYTES)
+    return [run for run in ascii_only.split() if len(run) >= length]
+
+
 def mask(value: str) -> str:
     """How a secret is shown: its length only, never a character of it."""
     return f"… ({len(value)} chars)"
@@ -97,6 +115,10 @@ class SecretRule:
     replacement: str = REDACTED
     needles: tuple[str, ...] = ()
     fold_case: bool = False
+    loose: re.Pattern[str] | None = None
+    """The pattern without what may not precede a match, for a search over serialised
+    JSON (where an escape such as ``\\n`` puts a letter right before a key); ``None``:
+    that search trusts the needles alone."""
 
     def might_match(self, text: str) -> bool:
         """``False`` only when ``text`` cannot hold a match."""
@@ -118,7 +140,8 @@ class SecretRule:
 
 def project_rule(pattern: str, index: int) -> SecretRule:
     """A rule for one of the project's ``secret_patterns`` (``[tool.tooltape.scrub]``)."""
-    return SecretRule(f"project secret pattern #{index + 1}", re.compile(pattern))
+    compiled = re.compile(pattern)
+    return SecretRule(f"project secret pattern #{index + 1}", compiled, loose=compiled)
 
 
 _NOT_AFTER_TOKEN = r"(?<![A-Za-z0-9_-])"
@@ -126,8 +149,14 @@ _NOT_AFTER_BASE64 = r"(?<![A-Za-z0-9+/_-])"
 _END = r"(?![A-Za-z0-9_-])"
 
 
-def _rule(kind: str, pattern: str, *needles: str, replacement: str = REDACTED) -> SecretRule:
-    return SecretRule(kind, re.compile(pattern), replacement, needles)
+def _rule(
+    kind: str, pattern: str, *needles: str, replacement: str = REDACTED, fold_case: bool = False
+) -> SecretRule:
+    loose = None
+    for prefix in (_NOT_AFTER_TOKEN, _NOT_AFTER_BASE64):
+        if pattern.startswith(prefix):
+            loose = re.compile(pattern.removeprefix(prefix))
+    return SecretRule(kind, re.compile(pattern), replacement, needles, fold_case, loose)
 
 
 SECRET_RULES: tuple[SecretRule, ...] = (
@@ -156,22 +185,14 @@ SECRET_RULES: tuple[SecretRule, ...] = (
     _rule(
         "Stripe secret key",
         _NOT_AFTER_TOKEN + r"(?:sk|rk)_(?:live|test)_[0-9A-Za-z]{10,}",
-        "sk_live_",
-        "sk_test_",
-        "rk_live_",
-        "rk_test_",
+        "sk_",
+        "rk_",
     ),
     _rule("Stripe webhook secret", _NOT_AFTER_TOKEN + r"whsec_[0-9A-Za-z+/]{20,}", "whsec_"),
     _rule(
         "Slack token",
         _NOT_AFTER_TOKEN + r"(?:xox[abeoprs]-|xapp-)[0-9A-Za-z][0-9A-Za-z-]{8,}",
-        "xoxa-",
-        "xoxb-",
-        "xoxe-",
-        "xoxo-",
-        "xoxp-",
-        "xoxr-",
-        "xoxs-",
+        "xox",
         "xapp-",
     ),
     _rule(
@@ -222,6 +243,7 @@ SECRET_RULES: tuple[SecretRule, ...] = (
         "aws_secret_access_key",
         "secretaccesskey",
         replacement=r"\1\2REDACTED",
+        fold_case=True,
     ),
     _rule("Hugging Face token", _NOT_AFTER_TOKEN + r"hf_[A-Za-z0-9]{30,}" + _END, "hf_"),
     _rule("npm token", _NOT_AFTER_TOKEN + r"npm_[A-Za-z0-9]{36}" + _END, "npm_"),
@@ -236,8 +258,12 @@ SECRET_RULES: tuple[SecretRule, ...] = (
     _rule("Replicate token", _NOT_AFTER_TOKEN + r"r8_[A-Za-z0-9]{30,}", "r8_"),
     _rule("Perplexity API key", _NOT_AFTER_TOKEN + r"pplx-[A-Za-z0-9]{40,}", "pplx-"),
     _rule("DigitalOcean token", _NOT_AFTER_TOKEN + r"do[opr]_v1_[a-f0-9]{64}", "_v1_"),
-    _rule("Shopify token", _NOT_AFTER_TOKEN + r"shp(?:at|ca|pa|ss)_[a-fA-F0-9]{32}", "shp"),
-    _rule("Databricks token", _NOT_AFTER_TOKEN + r"dapi[a-f0-9]{32}(?:-\d)?" + _END, "dapi"),
+    _rule(
+        "Shopify token",
+        _NOT_AFTER_TOKEN + r"shp(?:at|ca|pa|ss)_[a-fA-F0-9]{32}",
+        "shp",
+    ),
+    _rule("Databricks token", _NOT_AFTER_BASE64 + r"dapi[a-f0-9]{32}(?:-\d)?" + _END, "dapi"),
     _rule(
         "Azure storage key",
         r"(AccountKey|SharedAccessKey)=[A-Za-z0-9+/]{20,}={0,2}",

@@ -14,7 +14,12 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-from tooltape.testing.cassette._patterns import SECRET_RULES, SecretRule, project_rule
+from tooltape.testing.cassette._patterns import (
+    SECRET_RULES,
+    SecretRule,
+    base64_runs,
+    project_rule,
+)
 from tooltape.testing.settings import ScrubSettings
 
 __all__ = [
@@ -123,6 +128,23 @@ SECRET_BODY_FIELDS = frozenset(
 """JSON body field names whose values are always redacted (``-`` and ``_`` alike, any case)."""
 
 
+# Characters base64 (standard alphabet) never holds, rarest in ordinary text first.
+_ANCHORS = ("_", "-", ".", "=")
+_LONG_RUN_LENGTH = 512
+# The lookbehind makes each attempt start where a run starts: linear, not quadratic.
+_LONG_RUN = re.compile(rf"(?<![A-Za-z0-9+/])[A-Za-z0-9+/]{{{_LONG_RUN_LENGTH},}}")
+_KEPT_TAIL = 24  # longer than the part of any needle a run can hold
+
+
+def _run_tail(match: re.Match[str]) -> str:
+    return " " + match.group()[-_KEPT_TAIL:]
+
+
+def _anchor(needle: str) -> str:
+    """The first of the rare characters ``needle`` holds, or ``""``."""
+    return next((char for char in _ANCHORS if char in needle), "")
+
+
 def _field_name(name: str) -> str:
     return name.strip().lower().replace("-", "_")
 
@@ -152,6 +174,14 @@ class ScrubPolicy:
     rules: tuple[SecretRule, ...] = SECRET_RULES
     field_search: re.Pattern[bytes] = field(init=False, repr=False, compare=False)
     """Finds a secret field's name as a JSON key in serialised bytes (any case)."""
+    needled_rules: tuple[tuple[SecretRule, tuple[tuple[str, str], ...]], ...] = field(
+        init=False, repr=False, compare=False
+    )
+    """Each rule with needles, and each needle with its anchor (see ``candidate_rules``)."""
+    plain_rules: tuple[SecretRule, ...] = field(init=False, repr=False, compare=False)
+    """The rules with no needle (a project's patterns): their regex is the check."""
+    folds: bool = field(init=False, repr=False, compare=False)
+    """Whether a rule compares its needles with the text in lower case."""
 
     def __post_init__(self) -> None:
         alternatives = b"|".join(
@@ -159,6 +189,37 @@ class ScrubPolicy:
         )
         search = re.compile(rb'(?i)"(?:' + alternatives + rb')"\s*:')
         object.__setattr__(self, "field_search", search)
+        needled = tuple(
+            (rule, tuple((needle, _anchor(needle)) for needle in rule.needles))
+            for rule in self.rules
+            if rule.needles
+        )
+        object.__setattr__(self, "needled_rules", needled)
+        object.__setattr__(self, "plain_rules", tuple(r for r in self.rules if not r.needles))
+        object.__setattr__(self, "folds", any(rule.fold_case for rule in self.rules))
+
+    def candidate_rules(self, text: str) -> list[SecretRule]:
+        """The rules that might match ``text``: those with a needle in it, and the plain ones.
+
+        Two things keep a large base64 image (the bulk of many bodies) cheap to
+        search. Long base64 runs are cut to their last characters first: no
+        rule matches inside one (each match must start after a character
+        base64 never holds), and the cut keeps any needle that starts at its
+        end. And most needles hold a character base64 never does (``_``,
+        ``-``, ``.``): one search for each rules out every needle holding it.
+        """
+        if len(text) > _LONG_RUN_LENGTH and base64_runs(text, _LONG_RUN_LENGTH):
+            text = _LONG_RUN.sub(_run_tail, text)
+        absent = {anchor for anchor in _ANCHORS if anchor not in text} if len(text) > 256 else ()
+        folded = text.lower() if self.folds else ""
+        rules = list(self.plain_rules)
+        for rule, needles in self.needled_rules:
+            haystack = folded if rule.fold_case else text
+            for needle, anchor in needles:
+                if needle in haystack and anchor not in absent:
+                    rules.append(rule)
+                    break
+        return rules
 
     def is_safe_header(self, name: str) -> bool:
         """Whether a header's values are kept (``name`` in any case)."""

@@ -37,11 +37,15 @@ from tooltape.testing.cassette._patterns import (
     ENCRYPTED_PLACEHOLDER,
     REDACTED,
     is_credential_header,
-    is_masked,
 )
 from tooltape.testing.cassette._policy import DEFAULT_POLICY, ScrubPolicy
 from tooltape.testing.cassette._stream import redact_split_secrets
-from tooltape.testing.cassette._text import base64_holds_secret, find_spans, redact_spans
+from tooltape.testing.cassette._text import (
+    base64_holds_secret,
+    find_spans,
+    holds_secret,
+    redact_spans,
+)
 from tooltape.testing.cassette._urls import find_url_secrets, rewrite_url
 
 __all__ = [
@@ -85,8 +89,8 @@ def might_need_scrubbing(raw: bytes, policy: ScrubPolicy = DEFAULT_POLICY) -> bo
         text = raw.decode("utf-8")
     except UnicodeDecodeError:
         return True
-    for rule in policy.rules:
-        if rule.might_match(text):
+    for rule in policy.candidate_rules(text):
+        if rule.loose is None or rule.loose.search(text):
             return True
     if "://" in text and find_url_secrets(text, policy):
         return True
@@ -131,20 +135,33 @@ def scrub_headers(headers: Headers, policy: ScrubPolicy = DEFAULT_POLICY) -> Hea
     key-shaped strings in the values that are kept redacted too."""
     changed = False
     result: dict[str, tuple[str, ...]] = {}
+    # One search over all kept values first: they rarely hold a key-shaped string.
+    kept = "\n".join(
+        value for name, values in headers.items() if policy.is_safe_header(name) for value in values
+    )
+    plain = not holds_secret(kept, policy)
     for name, values in headers.items():
-        if policy.is_safe_header(name):
-            new = tuple(scrub_text(value, policy) for value in values)
+        if not policy.is_safe_header(name):
+            new = tuple(_redacted(value) for value in values)
+        elif plain:
+            new = values
         else:
-            new = tuple(value if is_masked(value) else REDACTED for value in values)
+            new = tuple(scrub_text(value, policy) for value in values)
         changed = changed or new != values
         result[name] = new
     return result if changed else headers
 
 
+def _redacted(value: str) -> str:
+    """A value that must not be kept: empty stays empty, anything else (even a mask some
+    other tool wrote, like ``<redacted>``) becomes ``REDACTED``, so cassettes agree."""
+    return value if value in ("", REDACTED) else REDACTED
+
+
 def _hidden(value: object) -> object:
     """A credential's value redacted, whatever its shape (containers keep theirs)."""
     if isinstance(value, str):
-        return value if is_masked(value) else REDACTED
+        return _redacted(value)
     if isinstance(value, bool) or value is None:
         return value
     if isinstance(value, (int, float)):

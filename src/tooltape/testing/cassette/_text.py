@@ -16,6 +16,7 @@ import re
 from bisect import bisect_right
 from dataclasses import dataclass
 
+from tooltape.testing.cassette._patterns import base64_runs
 from tooltape.testing.cassette._policy import DEFAULT_POLICY, ScrubPolicy
 from tooltape.testing.cassette._urls import find_url_secrets
 
@@ -31,7 +32,7 @@ __all__ = [
 _MAX_LEVELS = 3  # escapes within escapes: JSON text inside a JSON string inside a body
 _ESCAPE = re.compile(r'\\(?:u([0-9a-fA-F]{4})|(["\\/bfnrt]))')
 _SIMPLE = {'"': '"', "\\": "\\", "/": "/", "b": "\b", "f": "\f", "n": "\n", "r": "\r", "t": "\t"}
-_BASE64_RUN = re.compile(r"[A-Za-z0-9+/_-]{28,}={0,2}")
+_BASE64_RUN = re.compile(r"(?<![A-Za-z0-9+/_-])[A-Za-z0-9+/_-]{28,}={0,2}")
 _CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
 
 
@@ -94,8 +95,10 @@ def _escaped(text: str) -> str:
     return json.dumps(text, ensure_ascii=False)[1:-1]
 
 
-def _base64_text(run: str) -> tuple[str, bool, bool] | None:
+def _base64_text(run: str | bytes) -> tuple[str, bool, bool] | None:
     """``(decoded text, url-safe alphabet, padded)`` when a base64 run decodes to text."""
+    if isinstance(run, bytes):
+        run = run.decode("ascii")
     urlsafe = "-" in run or "_" in run
     if urlsafe and ("+" in run or "/" in run):
         return None
@@ -148,12 +151,11 @@ def _merged(spans: list[Span]) -> list[Span]:
 def find_spans(text: str, policy: ScrubPolicy = DEFAULT_POLICY, *, _level: int = 0) -> list[Span]:
     """Every secret in ``text``, in order, as spans of ``text``."""
     spans: list[Span] = []
-    for rule in policy.rules:
-        if rule.might_match(text):
-            for match in rule.pattern.finditer(text):
-                replacement = match.expand(rule.replacement)
-                if replacement != match.group():
-                    spans.append(Span(match.start(), match.end(), rule.kind, replacement))
+    for rule in policy.candidate_rules(text):
+        for match in rule.pattern.finditer(text):
+            replacement = match.expand(rule.replacement)
+            if replacement != match.group():
+                spans.append(Span(match.start(), match.end(), rule.kind, replacement))
     for url in find_url_secrets(text, policy):
         # A key in the URL's path survives the rewrite of its query: redact that too.
         replacement = redact_spans(url.replacement, find_spans(url.replacement, policy, _level=99))
@@ -164,7 +166,7 @@ def find_spans(text: str, policy: ScrubPolicy = DEFAULT_POLICY, *, _level: int =
             for inner in find_spans(view.text, policy, _level=_level + 1):
                 start, end = view.raw_span(inner.start, inner.end)
                 spans.append(Span(start, end, inner.kind, _escaped(inner.replacement)))
-    if _level < _MAX_LEVELS and len(text) >= 28:
+    if _level < _MAX_LEVELS and base64_holds_secret(text, policy):
         spans.extend(_base64_spans(text, policy))
     return _merged(spans)
 
@@ -177,8 +179,8 @@ def holds_secret(
     ``escapes=False`` skips decoding JSON escapes, for a caller that sends
     every text with a ``\\u`` escape down the slow path anyway.
     """
-    for rule in policy.rules:
-        if rule.might_match(text) and rule.pattern.search(text):
+    for rule in policy.candidate_rules(text):
+        if rule.pattern.search(text):
             return True
     if "://" in text and find_url_secrets(text, policy):
         return True
@@ -191,10 +193,8 @@ def holds_secret(
 
 def base64_holds_secret(text: str, policy: ScrubPolicy = DEFAULT_POLICY) -> bool:
     """Whether a base64 run in ``text`` decodes to text holding a secret."""
-    if len(text) < 28:
-        return False
-    for match in _BASE64_RUN.finditer(text):
-        found = _base64_text(match.group())
+    for run in base64_runs(text):
+        found = _base64_text(run)
         if found is not None and holds_secret(found[0], policy, _level=_MAX_LEVELS):
             return True
     return False
