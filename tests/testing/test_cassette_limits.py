@@ -206,3 +206,25 @@ def test_a_body_as_deep_as_a_tree_may_be_is_recorded_and_read_back(tmp_path: Pat
     save_cassette(tmp_path / "deepest.json", cassette)
     [interaction] = load_cassette(tmp_path / "deepest.json").interactions
     assert interaction.response.body.to_bytes() == text.encode()
+
+
+def test_an_error_describing_a_value_never_shows_a_key(tmp_path: Path) -> None:
+    key = "sk-proj-" + "Ab3dEf6hIj9kLm2nOp5qRs8t"
+    path = tmp_path / "typo.json"
+    path.write_text(
+        json.dumps(
+            {
+                "tooltape": {"version": "1", "source": "live"},
+                "interactions": [
+                    {
+                        "request": {"method": "GET", "uri": "https://x.test/v1/r", "headers": {}},
+                        "response": {"status_code": f"Bearer {key}", "reason": "OK"},
+                    }
+                ],
+            }
+        )
+    )
+    with pytest.raises(CassetteError) as refused:
+        load_cassette(path)
+    assert "expected an integer, got str" in str(refused.value)
+    assert key[8:16] not in str(refused.value)

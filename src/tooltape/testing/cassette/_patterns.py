@@ -47,16 +47,19 @@ _CREDENTIAL_HEADERS = frozenset(
 )
 
 
+_KEY_SUFFIXES = ("-api-key", "_api_key", "-subscription-key", "-access-key", "-secret-key")
+
+
 def is_credential_header(name: str) -> bool:
     """Whether a header is known to carry credentials or account identity.
 
     Recording redacts every header outside the safe set anyway; these are the
-    ones an imported cassette drops altogether: the fixed names above, anything
-    ending in ``-api-key`` and anything naming a token, secret, key or
-    password, except the ``x-ratelimit-*-tokens`` counters.
+    ones an imported cassette drops altogether: the fixed names above, API,
+    subscription and access keys, and anything naming a token, secret,
+    password or auth, except the ``x-ratelimit-*-tokens`` counters.
     """
     lowered = name.lower()
-    if lowered in _CREDENTIAL_HEADERS or lowered.endswith(("-api-key", "_api_key", "-key")):
+    if lowered in _CREDENTIAL_HEADERS or lowered.endswith(_KEY_SUFFIXES):
         return True
     if lowered.startswith("x-ratelimit-"):
         return False
