@@ -123,3 +123,22 @@ def test_responses_read_from_a_tooltape_cassette_are_not_scrubbed_again(
     with configure_vcr(vcr.VCR(record_mode="none")).use_cassette(str(foreign)):
         pass
     assert len(scrubbed) == 1  # a vcrpy cassette was never scanned: it is, as it loads
+
+
+def test_a_replayed_request_is_scrubbed_once_though_vcrpy_asks_three_times(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = tmp_path / "exchange.json"
+    base_url = _record(path, {"model": "gpt-5", "input": "hi"})
+    checked: list[bytes] = []
+    original = record_hooks.might_need_scrubbing
+
+    def counting(raw: bytes, policy: Any) -> bool:
+        checked.append(raw)
+        return original(raw, policy)
+
+    monkeypatch.setattr(record_hooks, "might_need_scrubbing", counting)
+    with configure_vcr(vcr.VCR(record_mode="none")).use_cassette(str(path)):
+        assert _post(base_url, {"model": "gpt-5", "input": "hi"}).json() == REPLY
+    # once for the recorded request as it loads, once for the one this test sent
+    assert len(checked) == 2

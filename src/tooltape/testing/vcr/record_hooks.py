@@ -58,9 +58,11 @@ class ScrubHooks:
     """
 
     policy: ScrubPolicy = DEFAULT_POLICY
-    # vcrpy runs the request hook two or three times on each request it matches
-    # (can it play? which one?): the last request and its scrubbed form, kept once.
-    _last: list[tuple[object, object, VcrRequest]] = field(
+    # vcrpy runs the request hook three times on each request it matches (can it
+    # play? is it in? which one?), on a fresh deep copy of the request or of what
+    # the hook returned: both are remembered, as what they hold (a deep copy
+    # shares its body bytes), with the scrubbed request.
+    _last: list[tuple[str, str, object, tuple[tuple[str, str], ...], VcrRequest]] = field(
         default_factory=lambda: [], repr=False, compare=False
     )
 
@@ -74,11 +76,27 @@ class ScrubHooks:
         Returns the same request when there is nothing to redact, else a new
         one (the request the client sent is never changed).
         """
-        last = self._last[0] if self._last else None
-        if last is not None and last[0] is request and last[1] is request.body:
-            return last[2]
+        body = request.body
+        headers = tuple(request.headers.items())
+        for method, uri, last_body, last_headers, scrubbed in self._last:
+            if (
+                last_body is body
+                and uri == request.uri
+                and method == request.method
+                and last_headers == headers
+            ):
+                return scrubbed
         scrubbed = self._scrub_request(request)
-        self._last[:] = [(request, request.body, scrubbed)]
+        self._last[:] = [
+            (request.method, request.uri, body, headers, scrubbed),
+            (
+                scrubbed.method,
+                scrubbed.uri,
+                scrubbed.body,
+                tuple(scrubbed.headers.items()),
+                scrubbed,
+            ),
+        ]
         return scrubbed
 
     def _scrub_request(self, request: VcrRequest) -> VcrRequest:
