@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import gzip
 import json
+import os
 import shutil
 import threading
+import traceback
 from collections.abc import Iterator
 from dataclasses import dataclass
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -22,6 +24,7 @@ from tooltape.testing.cassette import (
     BinaryBody,
     CassetteError,
     CassetteSecretError,
+    CassetteWriteError,
     JsonBody,
     SseBody,
     TextBody,
@@ -221,6 +224,10 @@ def test_a_cassette_holding_a_key_is_refused(server: Server, tmp_path: Path) -> 
     assert "/interactions/0/response/headers/set-cookie/0" in message
     assert API_KEY not in message
     assert f"… ({len(API_KEY)} chars)" in message  # its length, never a character of it
+    # vcrpy's frames (their locals hold the refused interactions) are not in its traceback
+    vcrpy = os.path.dirname(vcr.__file__)
+    frames = traceback.extract_tb(caught.value.__traceback__)
+    assert not any(frame.filename.startswith(vcrpy) for frame in frames)
     assert not path.exists()
     assert list(tmp_path.iterdir()) == []  # no temp file either
 
@@ -234,6 +241,21 @@ def test_with_hooks_the_same_response_is_recorded_scrubbed(server: Server, tmp_p
         client.get(f"{server.url}/v1/leaky")
     body = load_cassette(path).interactions[0].response.body
     assert body == JsonBody({"id": "resp_4", "echo": "your key is sk-REDACTED"})
+
+
+def test_a_cassette_that_cannot_be_written_names_the_file(server: Server, tmp_path: Path) -> None:
+    (tmp_path / "cassettes").write_text("a file where the folder should be")
+    path = tmp_path / "cassettes" / "test_x.json"
+    with (
+        pytest.raises(CassetteWriteError) as caught,
+        use_cassette_safely(_vcr(record_mode="once"), path, serializer="tooltape"),
+        httpx2.Client(trust_env=False) as client,
+    ):
+        client.get(f"{server.url}/v1/leaky")
+    assert f"could not write {path}" in str(caught.value)
+    vcrpy = os.path.dirname(vcr.__file__)
+    frames = traceback.extract_tb(caught.value.__traceback__)
+    assert not any(frame.filename.startswith(vcrpy) for frame in frames)
 
 
 def test_plain_vcrpy_yaml_cassettes_replay_through_the_persister(tmp_path: Path) -> None:

@@ -19,7 +19,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, cast
 
-from tooltape.testing.cassette._errors import CassetteError, CassetteSecretError
+from tooltape.testing.cassette._errors import (
+    CassetteError,
+    CassetteSecretError,
+    CassetteWriteError,
+)
 from tooltape.testing.cassette._format import (
     dump_cassette,
     parse_cassette,
@@ -238,8 +242,8 @@ def use_cassette_safely(
     raises (a :class:`CassetteSecretError` from :class:`TooltapePersister`)
     would leave every later request in the process going to the dead cassette.
     This context manager finishes vcrpy's own clean-up first, then re-raises;
-    a cassette error comes without the traceback through vcrpy, whose frames
-    hold the unwritten interactions (``pytest -l`` would show them).
+    a refused or failed write comes without the traceback through vcrpy, whose
+    frames hold the unwritten interactions (``pytest -l`` would show them).
     """
     context: Any = recorder.use_cassette(str(path), **options)
     cassette = context.__enter__()
@@ -248,7 +252,7 @@ def use_cassette_safely(
     except BaseException as error:
         try:
             suppressed = context.__exit__(type(error), error, error.__traceback__)
-        except CassetteError as failure:
+        except (CassetteError, CassetteWriteError) as failure:
             _finish(context)
             raise failure.with_traceback(None) from None
         except BaseException:
@@ -259,7 +263,7 @@ def use_cassette_safely(
     else:
         try:
             context.__exit__(None, None, None)
-        except CassetteError as failure:
+        except (CassetteError, CassetteWriteError) as failure:
             _finish(context)
             raise failure.with_traceback(None) from None
         except BaseException:
