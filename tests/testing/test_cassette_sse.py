@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 
 from tooltape.testing.cassette import (
     Cassette,
+    CassetteError,
     CassetteHeader,
     EmptyBody,
     Interaction,
@@ -24,6 +25,7 @@ from tooltape.testing.cassette import (
     parse_cassette,
     parse_sse,
 )
+from tooltape.testing.recorded.answers import read_answers
 
 # Real recordings of the live API, copied verbatim from a public project (see PROVENANCE.md).
 REAL = Path(__file__).resolve().parents[1] / "data" / "real-cassettes" / "openai-responses"
@@ -66,21 +68,92 @@ def test_event_data_tree_keeps_key_order() -> None:
 
 
 @pytest.mark.parametrize(
-    ("stream", "raw_data"),
+    ("stream", "raw_data", "style"),
     [
-        ('data: {"a": 1}\n\n', True),  # spaces: compact re-serialisation differs
-        ('data: {"a":"\\u00e9"}\n\n', True),  # escaped non-ASCII
-        ("data: [DONE]\n\n", True),
-        ('data: "just a string"\n\n', True),
-        ("data: 42\n\n", True),
-        ('data: {"a":1.0,"b":[true,null]}\n\n', False),
-        ('data: {"é":"ü"}\n\n', False),
+        ('data: {"a": 1, "b": [1, 2]}\n\n', False, "spaced"),  # Python's json.dumps
+        ('data: {"a":"\\u00e9"}\n\n', False, "compact-ascii"),  # escaped non-ASCII
+        ('data: {"a": "\\u00e9"}\n\n', False, "spaced-ascii"),
+        ('data: {"a":  1}\n\n', True, "compact"),  # no style writes two spaces
+        ("data: [DONE]\n\n", True, "compact"),
+        ('data: "just a string"\n\n', True, "compact"),
+        ("data: 42\n\n", True, "compact"),
+        ('data: {"a":1.0,"b":[true,null]}\n\n', False, "compact"),
+        ('data: {"é":"ü"}\n\n', False, "compact"),
     ],
 )
-def test_data_is_a_tree_only_when_it_reserialises_exactly(stream: str, raw_data: bool) -> None:
+def test_data_is_a_tree_when_one_json_style_reserialises_it_exactly(
+    stream: str, raw_data: bool, style: str
+) -> None:
     body = parse_sse(stream)
     assert body.events[0].raw_data is raw_data
+    assert body.events[0].json_style == style
     assert body.to_text() == stream
+
+
+def test_a_spaced_json_stream_is_kept_as_trees_and_read_as_a_finished_answer() -> None:
+    """A server that writes JSON with Python's default spacing (a local stand-in, say)."""
+    final = {
+        "id": "resp_1",
+        "status": "completed",
+        "output": [
+            {
+                "type": "web_search_call",
+                "id": "ws_1",
+                "status": "completed",
+                "action": {"type": "search", "query": "weather"},
+            },
+        ],
+    }
+    events = [
+        {"type": "response.created", "response": {**final, "status": "in_progress", "output": []}},
+        {"type": "response.completed", "response": final},
+    ]
+    stream = "".join(f"event: {e['type']}\ndata: {json.dumps(e)}\n\n" for e in events)
+    body = parse_sse(stream)
+    assert [event.data for event in body.events] == events
+    cassette = Cassette(
+        CassetteHeader("0", "synthetic", "synthetic: a spaced JSON stream"),
+        (
+            Interaction(
+                RecordedRequest("POST", "https://api.openai.com/v1/responses", {}, EmptyBody()),
+                RecordedResponse(200, "OK", {"content-type": ("text/event-stream",)}, body),
+            ),
+        ),
+    )
+    text = dump_cassette(cassette)
+    document = json.loads(text)
+    stored = document["interactions"][0]["response"]["body"]["sse"]
+    assert stored[1]["data"] == events[1] and stored[1]["json_style"] == "spaced"
+    reread = parse_cassette(text)
+    replayed = reread.interactions[0].response.body
+    assert isinstance(replayed, SseBody) and replayed.to_text() == stream
+    (answer,) = read_answers(reread)
+    assert answer.error is None and answer.streamed
+    assert answer.response is not None and answer.response["status"] == "completed"
+
+
+def test_an_unknown_json_style_is_refused_naming_where() -> None:
+    document = {
+        "tooltape": {"version": "0", "source": "synthetic"},
+        "interactions": [
+            {
+                "request": {
+                    "method": "GET",
+                    "uri": "https://x.invalid/",
+                    "headers": {},
+                    "body": None,
+                },
+                "response": {
+                    "status_code": 200,
+                    "reason": "OK",
+                    "headers": {},
+                    "body": {"sse": [{"data": {"a": 1}, "json_style": "pretty"}]},
+                },
+            }
+        ],
+    }
+    with pytest.raises(CassetteError, match=r"json_style.*'pretty'.*compact, spaced"):
+        parse_cassette(json.dumps(document))
 
 
 @pytest.mark.parametrize(

@@ -16,6 +16,7 @@ from typing import cast, get_args
 
 from tooltape.testing.cassette._errors import StructureError
 from tooltape.testing.cassette._model import (
+    JSON_STYLES,
     BinaryBody,
     Body,
     Cassette,
@@ -64,6 +65,8 @@ def _event_to_document(event: SseEvent) -> dict[str, object]:
         data: object = event.data
         tree_like = not event.raw_data and isinstance(data, (dict, list))
         doc["data"] = event.data if tree_like else event.data_text
+        if tree_like and event.json_style != "compact":
+            doc["json_style"] = event.json_style
     if event.raw is not None:
         doc["raw"] = event.raw
     return doc
@@ -172,6 +175,12 @@ def _event_from_document(value: object, where: str) -> SseEvent:
         data = doc.get("data")  # the common case, kept cheap: streams are long
         return SseEvent(name, data, isinstance(data, str))
     data = doc.get("data")
+    style = _optional_str(doc, "json_style", where) or "compact"
+    if style not in JSON_STYLES:
+        raise StructureError(
+            pointer(where, "json_style"),
+            f"is {style!r}; it must be one of {', '.join(JSON_STYLES)}",
+        )
     return SseEvent(
         event=_optional_str(doc, "event", where),
         data=data,
@@ -180,6 +189,7 @@ def _event_from_document(value: object, where: str) -> SseEvent:
         retry=_optional_str(doc, "retry", where),
         comments=_comments(doc.get("comments"), where),
         raw=_optional_str(doc, "raw", where),
+        json_style=style,
     )
 
 

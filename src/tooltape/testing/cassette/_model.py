@@ -73,6 +73,27 @@ def compact_json(tree: object) -> str:
     return json.dumps(tree, separators=(",", ":"), ensure_ascii=False)
 
 
+JSON_STYLES: dict[str, tuple[tuple[str, str], bool]] = {
+    "compact": ((",", ":"), False),
+    "spaced": ((", ", ": "), False),
+    "compact-ascii": ((",", ":"), True),
+    "spaced-ascii": ((", ", ": "), True),
+}
+"""How servers write JSON on one line: separators, and whether non-ASCII is escaped.
+
+``compact`` is the OpenAI API's; ``spaced`` is Python's ``json.dumps`` default
+spacing. An event stream's data is kept as a tree in the style it came in,
+so it still replays byte for byte."""
+
+
+def styled_json(tree: object, style: str) -> str:
+    """``tree`` as one line of JSON in ``style`` (a key of :data:`JSON_STYLES`)."""
+    if style == "compact":
+        return compact_json(tree)
+    separators, ascii_only = JSON_STYLES[style]
+    return json.dumps(tree, separators=separators, ensure_ascii=ascii_only)
+
+
 @dataclass(frozen=True, slots=True)
 class JsonBody:
     """A JSON document, kept as its parsed tree (key order preserved)."""
@@ -91,7 +112,8 @@ class SseEvent:
     ``data`` is the event's data lines joined with ``"\\n"``: a parsed JSON tree
     (a dict or a list) when ``raw_data`` is false, the original text when it is
     true, and ``None`` when the block has no data line at all. ``comments``,
-    ``id`` and ``retry`` keep the other standard fields. ``raw`` holds the exact
+    ``id`` and ``retry`` keep the other standard fields. ``json_style`` says how
+    a tree is written back (a key of :data:`JSON_STYLES`). ``raw`` holds the exact
     block text (terminating blank line included) when the block cannot be
     rebuilt byte-for-byte from the fields above, e.g. unusual spacing, field
     order or an unterminated last block; it then wins in :meth:`to_text`.
@@ -104,6 +126,7 @@ class SseEvent:
     retry: str | None = None
     comments: tuple[str, ...] = ()
     raw: str | None = None
+    json_style: str = "compact"
 
     @property
     def data_text(self) -> str | None:
@@ -112,7 +135,7 @@ class SseEvent:
             return None
         if self.raw_data:
             return str(self.data)
-        return compact_json(self.data)
+        return styled_json(self.data, self.json_style)
 
     def to_text(self, line_ending: str = "\n") -> str:
         """The block as it goes on the wire, terminating blank line included."""

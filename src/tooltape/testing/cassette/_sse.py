@@ -5,28 +5,37 @@ from __future__ import annotations
 import re
 
 from tooltape.testing.cassette._limits import parse_json_text
-from tooltape.testing.cassette._model import SseBody, SseEvent, compact_json
+from tooltape.testing.cassette._model import (
+    JSON_STYLES,
+    SseBody,
+    SseEvent,
+    compact_json,
+    styled_json,
+)
 
 __all__ = ["parse_data", "parse_sse"]
 
 _LINE = re.compile(r"([^\r\n]*)(\r\n|\r|\n|$)")
 
 
-def parse_data(text: str) -> tuple[object, bool]:
-    """Return ``(data, raw_data)`` for an event's data text.
+def parse_data(text: str) -> tuple[object, bool, str]:
+    """Return ``(data, raw_data, json_style)`` for an event's data text.
 
-    The text is kept as a tree only when it is a JSON object or array whose
-    compact re-serialisation gives back exactly ``text``.
+    The text is kept as a tree only when it is a JSON object or array that one
+    of the :data:`JSON_STYLES` writes back as exactly ``text``.
     """
     if not text or text[0] not in "{[":
-        return text, True
+        return text, True, "compact"
     try:
         tree: object = parse_json_text(text)
     except ValueError:
-        return text, True
-    if compact_json(tree) != text:
-        return text, True
-    return tree, False
+        return text, True, "compact"
+    if compact_json(tree) == text:
+        return tree, False, "compact"
+    for style in JSON_STYLES:
+        if style != "compact" and styled_json(tree, style) == text:
+            return tree, False, style
+    return text, True, "compact"
 
 
 def _split_blocks(text: str) -> list[list[tuple[str, str]]]:
@@ -71,8 +80,9 @@ def _parse_block(lines: list[tuple[str, str]], line_ending: str) -> SseEvent:
         # any other field is kept through ``raw`` below
     data: object = None
     raw_data = False
+    style = "compact"
     if data_lines:
-        data, raw_data = parse_data("\n".join(data_lines))
+        data, raw_data, style = parse_data("\n".join(data_lines))
     parsed = SseEvent(
         event=event,
         data=data,
@@ -80,6 +90,7 @@ def _parse_block(lines: list[tuple[str, str]], line_ending: str) -> SseEvent:
         id=event_id,
         retry=retry,
         comments=tuple(comments),
+        json_style=style,
     )
     original = "".join(line + ending for line, ending in lines)
     if parsed.to_text(line_ending) == original:
@@ -92,6 +103,7 @@ def _parse_block(lines: list[tuple[str, str]], line_ending: str) -> SseEvent:
         retry=retry,
         comments=tuple(comments),
         raw=original,
+        json_style=style,
     )
 
 
