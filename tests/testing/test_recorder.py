@@ -142,3 +142,34 @@ def test_a_replayed_request_is_scrubbed_once_though_vcrpy_asks_three_times(
         assert _post(base_url, {"model": "gpt-5", "input": "hi"}).json() == REPLY
     # once for the recorded request as it loads, once for the one this test sent
     assert len(checked) == 2
+
+
+def test_the_default_serializer_tells_a_loopback_recording_from_a_live_one(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "default.json"
+    with LoopbackProvider([LoopbackReply.json(REPLY)]) as provider:
+        recorder = configure_vcr(vcr.VCR(record_mode="once"))
+        with recorder.use_cassette(str(path)):
+            _post(provider.base_url, {"model": "gpt-5", "input": "hi"})
+    assert load_cassette(path).header.source == "loopback"
+    live = TooltapeSerializer().to_cassette(
+        {
+            "interactions": [
+                {
+                    "request": {
+                        "uri": "https://api.openai.com/v1/responses",
+                        "method": "POST",
+                        "body": b"",
+                        "headers": {},
+                    },
+                    "response": {
+                        "status": {"code": 200, "message": "OK"},
+                        "headers": {},
+                        "body": {"string": b""},
+                    },
+                }
+            ]
+        }
+    )
+    assert live.header.source == "live"

@@ -55,6 +55,7 @@ from tooltape.testing.vcr import TooltapeSerializer
 from tooltape.testing.vcr._names import CassetteNotFoundError, request_from_dict
 from tooltape.testing.vcr.matchers import make_body_matcher
 from tooltape.testing.vcr.misses import explain_cassette_failure, record_command
+from tooltape.testing.vcr.persistence import recorded_source
 from tooltape.testing.vcr.recorder import configure_vcr
 
 __all__ = ["provider_faults", "wire_snapshot"]
@@ -64,7 +65,6 @@ REPLAY_API_KEY = "tooltape-replay-placeholder"
 KEY_VARIABLE = "OPENAI_API_KEY"
 TRACING_VARIABLE = "OPENAI_AGENTS_DISABLE_TRACING"
 
-_LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "::1", "[::1]")
 _STATE = pytest.StashKey["_TestState"]()
 _SETTINGS = pytest.StashKey[ProjectSettings]()
 
@@ -184,12 +184,6 @@ def cassette_folder_of(nodeid: str) -> PurePosixPath:
     return PurePosixPath(*parts) if parts else PurePosixPath(module.stem or "tests")
 
 
-def _is_loopback(uri: str) -> bool:
-    from urllib.parse import urlsplit
-
-    return (urlsplit(uri).hostname or "") in _LOOPBACK_HOSTS
-
-
 class _PluginPersister:
     """Reads any cassette format; writes tooltape JSON only for passing tests.
 
@@ -236,8 +230,8 @@ class _PluginPersister:
             return
         requests = cast("Sequence[Any]", cassette_dict["requests"])
         responses = cast("Sequence[Any]", cassette_dict["responses"])
-        loopback = bool(requests) and all(_is_loopback(r.uri) for r in requests)
-        source: CassetteSource = "loopback" if loopback else "live"
+        source = recorded_source([r.uri for r in requests])
+        loopback = source == "loopback"
         provenance = state.provenance
         if provenance is None:
             where = "a loopback server" if loopback else "the live API"

@@ -18,6 +18,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, cast
+from urllib.parse import urlsplit
 
 from tooltape.testing.cassette._errors import (
     CassetteError,
@@ -62,23 +63,27 @@ VcrResponse = dict[str, Any]
 class TooltapeSerializer:
     """A vcrpy serializer writing tooltape JSON and reading tooltape JSON or vcrpy YAML.
 
-    ``source`` and ``provenance`` go into the header of every cassette it writes;
-    ``scrub`` is the policy the persisters check a cassette against before
-    writing it. Register it with
+    ``source`` and ``provenance`` go into the header of every cassette it writes
+    (no ``source``: ``loopback`` when every request went to this machine, else
+    ``live``); ``scrub`` is the policy the persisters check a cassette against
+    before writing it. Register it with
     ``vcr.VCR().register_serializer("tooltape", TooltapeSerializer())``.
     """
 
-    source: CassetteSource = "live"
+    source: CassetteSource | None = None
     provenance: str | None = None
     scrub: ScrubPolicy = DEFAULT_POLICY
 
-    def header(self) -> CassetteHeader:
-        """The header written into new cassettes."""
-        return CassetteHeader(tooltape_version(), self.source, self.provenance)
+    def header(self, uris: Sequence[str] = ()) -> CassetteHeader:
+        """The header written into a new cassette of requests to ``uris``."""
+        source = self.source if self.source is not None else recorded_source(uris)
+        return CassetteHeader(tooltape_version(), source, self.provenance)
 
     def to_cassette(self, cassette_dict: Mapping[str, Any]) -> Cassette:
         """A cassette from vcrpy's serialised data (``{"interactions": [...]}``)."""
-        return cassette_from_vcr(cassette_dict, self.header())
+        pairs = cast("Sequence[Mapping[str, Any]]", cassette_dict.get("interactions") or ())
+        uris = [str(pair["request"]["uri"]) for pair in pairs]
+        return cassette_from_vcr(cassette_dict, self.header(uris))
 
     def serialize(self, cassette_dict: dict[str, Any]) -> str:
         """vcrpy's serialised data as tooltape JSON text."""
@@ -90,7 +95,15 @@ class TooltapeSerializer:
 
 
 serializer = TooltapeSerializer()
-"""A ready serializer for live recordings."""
+"""A ready serializer (the source is told from the requests' hosts)."""
+
+_LOOPBACK_HOSTS = frozenset({"127.0.0.1", "localhost", "::1"})
+
+
+def recorded_source(uris: Sequence[str]) -> CassetteSource:
+    """``loopback`` when every request went to this machine, else ``live``."""
+    loopback = bool(uris) and all((urlsplit(uri).hostname or "") in _LOOPBACK_HOSTS for uri in uris)
+    return "loopback" if loopback else "live"
 
 
 def _request_dict(request: VcrRequest) -> dict[str, object]:
