@@ -178,6 +178,32 @@ def test_a_sub_folder_of_the_cassettes_is_laid_out_from_the_project_folder(
     assert cli("lint").code == 0
 
 
+def test_lint_of_the_project_root_skips_what_is_not_a_cassette(
+    cli: Callable[..., Run], project: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (project / "pyproject.toml").write_text("[tool.tooltape]\n", encoding="utf-8")
+    (project / "tests").mkdir()
+    (project / "tests" / "test_api.py").write_text("def test_kept():\n    pass\n")
+    write_cassette(
+        project / "cassettes" / "tests" / "test_api" / "test_kept.json", clean_interaction()
+    )
+    not_cassettes = {
+        ".venv/lib/sbom.json": "{}",
+        "venv/share/schema.json": "{}",
+        "tests/__snapshots__/test_api/test_kept.json": "[]",
+        "cassettes/specs/web_search.json": '{"kind": "web_search", "spec": {}}',
+        ".github/workflow.yml": "on: push",
+    }
+    for name, text in not_cassettes.items():
+        path = project / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text)
+    (project / "venv" / "pyvenv.cfg").write_text("home = /usr\n")
+    run = cli("lint", ".")
+    assert run.code == 0, run.out
+    assert "1 cassette in ." in run.out
+
+
 def test_the_projects_own_cassettes_are_clean(
     cli: Callable[..., Run], monkeypatch: pytest.MonkeyPatch
 ) -> None:

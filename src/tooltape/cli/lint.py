@@ -97,8 +97,9 @@ def run_lint(directory: str | None, *, console: Console, root: Path | None = Non
     policy = scrub_policy(settings.scrub)
     files = cassette_files(folder.path)
     configured = settings.cassette_path
-    # a sub-folder of the project's cassettes is laid out from the project's folder
-    inside = folder.path.resolve().is_relative_to(configured.resolve())
+    # cassettes are laid out from the project's folder, whether DIR is below it or above it
+    here, there = folder.path.resolve(), configured.resolve()
+    inside = here.is_relative_to(there) or there.is_relative_to(here)
     progress = Progress(console.err, len(files))
     try:
         findings = lint_folder(

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -42,14 +43,30 @@ class Corpus:
         ]
 
 
+# Folders that never hold cassettes: tools' own files and syrupy's snapshots.
+_NOT_CASSETTES = frozenset(
+    {"__snapshots__", "__pycache__", "node_modules", "site-packages", SPEC_DIR_NAME}
+)
+_SUFFIXES = (".json", ".yaml", ".yml")
+
+
+def _holds_cassettes(folder: Path, name: str) -> bool:
+    if name.startswith(".") or name in _NOT_CASSETTES:
+        return False
+    return not (folder / name / "pyvenv.cfg").is_file()  # a virtual environment
+
+
 def cassette_files(root: Path) -> list[Path]:
-    """Cassette files under ``root`` (JSON and YAML), spec snapshots excluded, sorted."""
-    files = [
-        path
-        for pattern in ("*.json", "*.yaml", "*.yml")
-        for path in root.rglob(pattern)
-        if SPEC_DIR_NAME not in path.relative_to(root).parts[:1]
-    ]
+    """Cassette files under ``root`` (JSON and YAML), sorted.
+
+    Spec snapshot folders (``specs/``), syrupy's ``__snapshots__``, hidden
+    folders and virtual environments are skipped.
+    """
+    files: list[Path] = []
+    for folder, dirs, names in os.walk(root):
+        here = Path(folder)
+        dirs[:] = [name for name in dirs if _holds_cassettes(here, name)]
+        files.extend(here / name for name in names if name.endswith(_SUFFIXES))
     return sorted(files)
 
 
