@@ -5,7 +5,9 @@ inputs: tooltape's way and a baseline. ``compare`` times them in the same
 process, interleaved (A, B, B, A, A, B, ...), so that drift in machine load,
 CPU frequency or caches hits both sides alike; each side gets warm-up calls
 first, then ``repeats`` timed batches of ``number`` calls, and the median
-batch (divided by ``number``) is its per-call time.
+batch (divided by ``number``) is its per-call time. Time is the process's CPU
+time (``time.process_time``): on a machine shared with other jobs, wall time
+mostly measures the neighbours.
 """
 
 from __future__ import annotations
@@ -50,10 +52,10 @@ class Result:
 
 def _batch(fn: Callable[[], object], number: int) -> float:
     gc.collect()
-    start = time.perf_counter()
+    start = time.process_time()
     for _ in range(number):
         fn()
-    return time.perf_counter() - start
+    return time.process_time() - start
 
 
 def compare(
@@ -85,6 +87,32 @@ def compare(
             base_times.append(_batch(base, number))
             ours_times.append(_batch(ours, number))
     return statistics.median(ours_times) / number, statistics.median(base_times) / number
+
+
+def compare_all(
+    sides: dict[str, Callable[[], object]],
+    *,
+    repeats: int,
+    number: int,
+    warmup: int = 1,
+) -> dict[str, float]:
+    """Median per-call seconds of every side, measured interleaved.
+
+    Like :func:`compare` for more than two sides: each round times one batch
+    of every side, and the order of the sides rotates from round to round.
+    """
+    if repeats < 1 or number < 1:
+        raise ValueError("repeats and number must be at least 1")
+    names = list(sides)
+    for _ in range(warmup):
+        for name in names:
+            sides[name]()
+    times: dict[str, list[float]] = {name: [] for name in names}
+    for index in range(repeats):
+        shift = index % len(names)
+        for name in names[shift:] + names[:shift]:
+            times[name].append(_batch(sides[name], number))
+    return {name: statistics.median(values) / number for name, values in times.items()}
 
 
 def format_seconds(seconds: float) -> str:

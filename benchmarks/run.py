@@ -1,11 +1,11 @@
 """Run tooltape's benchmarks and print each comparison with its target.
 
-    python benchmarks/run.py            # full run (about 20 s on 2 cores)
+    python benchmarks/run.py            # full run (a few minutes on 2 shared cores)
     python benchmarks/run.py --quick    # fewer repeats, for a quick look
     python benchmarks/run.py --only replay --only dispatch
 
 Each row shows tooltape's time and the baseline's time, measured side by side
-in the same process on the same inputs (interleaved batches, median), the
+in the same process on the same inputs (interleaved batches, median CPU time), the
 ratio tooltape / baseline, the target on that ratio and PASS or MISS. What
 each benchmark compares and why it is fair is in its module's docstring
 (``benchmarks/bench_*.py``) and in ``benchmarks/README.md``.
@@ -36,7 +36,9 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import bench_cassette_load
+import bench_conversation
 import bench_dispatch
+import bench_lint
 import bench_parse
 import bench_replay
 from bench_timing import Result, format_seconds
@@ -52,18 +54,28 @@ BENCHMARKS: dict[str, tuple[Runner, dict[str, Any], dict[str, Any]]] = {
     ),
     "replay": (
         bench_replay.run,
-        {"tests": 48, "repeats": 7},
-        {"tests": 12, "repeats": 3},
+        {"tests": 40, "repeats": 5},
+        {"tests": 40, "repeats": 3},
+    ),
+    "conversation": (
+        bench_conversation.run,
+        {"sizes": (50, 100, 200, 300), "repeats": 3},
+        {"sizes": (50, 100, 200, 300), "repeats": 1},
     ),
     "dispatch": (
         bench_dispatch.run,
-        {"repeats": 15, "number": 2000},
-        {"repeats": 5, "number": 500},
+        {"repeats": 15, "number": 40},
+        {"repeats": 5, "number": 10},
     ),
     "parse": (
         bench_parse.run,
         {"repeats": 15, "number": 20},
         {"repeats": 5, "number": 5},
+    ),
+    "lint": (
+        bench_lint.run,
+        {"sizes": (100, 250, 500, 1000), "repeats": 3},
+        {"sizes": (100, 1000), "repeats": 1},
     ),
 }
 
@@ -85,7 +97,7 @@ def run_benchmark(name: str, *, quick: bool, in_process: bool) -> list[Result]:
 def _row(result: Result) -> str:
     verdict = "PASS" if result.passed else "MISS"
     return (
-        f"{result.name:<24} {format_seconds(result.ours):>10} {format_seconds(result.base):>10} "
+        f"{result.name:<28} {format_seconds(result.ours):>10} {format_seconds(result.base):>10} "
         f"{result.ratio:>7.2f}  {result.target:<20} {verdict}"
     )
 
@@ -113,9 +125,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         f"{platform.machine()}, {os.cpu_count()} CPUs; {'quick' if args.quick else 'full'} run"
     )
     where = "all in this process" if args.in_process else "each benchmark in a fresh process"
-    print(f"times are medians of interleaved batches ({where}); ratio = tooltape / baseline\n")
+    print(
+        f"times are medians of interleaved batches, CPU time ({where}); "
+        "ratio = tooltape / baseline\n"
+    )
     header = (
-        f"{'benchmark':<24} {'tooltape':>10} {'baseline':>10} {'ratio':>7}  {'target':<20} result"
+        f"{'benchmark':<28} {'tooltape':>10} {'baseline':>10} {'ratio':>7}  {'target':<20} result"
     )
     print(header)
     print("-" * len(header))
