@@ -32,6 +32,7 @@ __all__ = [
     "FieldDifference",
     "diff_json",
     "format_differences",
+    "match_key",
     "compile_pattern",
     "format_path",
 ]
@@ -143,6 +144,73 @@ class _Volatile:
         return any(_matches(p, path) for p in self._patterns)
 
 
+_States = frozenset[tuple[int, int]]
+_ANY_INDEX = "\x00"
+"""A path part no pattern names literally: stands for "some array index"."""
+
+
+class _VolatileWalk:
+    """The volatile patterns as an automaton that walks down a document, one part at a time.
+
+    A state is a set of (pattern, position) pairs; ``**`` may match no part or
+    many, ``*`` exactly one, any other segment one equal part. Steps are
+    memoised, so walking a document costs a dict lookup per node, however
+    many patterns there are.
+    """
+
+    __slots__ = ("_index_parts", "_patterns", "_steps", "start")
+
+    def __init__(self, patterns: tuple[str, ...]) -> None:
+        self._patterns = tuple(compile_pattern(p) for p in patterns)
+        self._steps: dict[tuple[_States, str], tuple[_States, bool]] = {}
+        # The literal parts that can name an array index, and one that names none.
+        literal = {part for p in self._patterns for part in p if part.isdigit()}
+        self._index_parts = (*sorted(literal), _ANY_INDEX)
+        self.start = self._close({(n, 0) for n in range(len(self._patterns))})
+
+    def _close(self, states: set[tuple[int, int]]) -> _States:
+        pending = list(states)
+        while pending:
+            n, at = pending.pop()
+            pattern = self._patterns[n]
+            if at < len(pattern) and pattern[at] == "**" and (n, at + 1) not in states:
+                states.add((n, at + 1))
+                pending.append((n, at + 1))
+        return frozenset(states)
+
+    def step(self, states: _States, part: str) -> tuple[_States, bool]:
+        """The states after ``part``, and whether the path they end is volatile."""
+        known = self._steps.get((states, part))
+        if known is not None:
+            return known
+        following: set[tuple[int, int]] = set()
+        for n, at in states:
+            pattern = self._patterns[n]
+            if at == len(pattern):
+                continue
+            segment = pattern[at]
+            if segment == "**":
+                following.add((n, at))
+            elif segment == "*" or segment == part:
+                following.add((n, at + 1))
+        closed = self._close(following)
+        done = (closed, any(at == len(self._patterns[n]) for n, at in closed))
+        self._steps[(states, part)] = done
+        return done
+
+    def accepts(self, states: _States) -> bool:
+        return any(at == len(self._patterns[n]) for n, at in states)
+
+    def may_ignore_an_index(self, states: _States) -> bool:
+        """Whether some index of an array here may be volatile."""
+        return any(self.step(states, part)[1] for part in self._index_parts)
+
+
+@lru_cache(maxsize=64)
+def _walk(patterns: tuple[str, ...]) -> _VolatileWalk:
+    return _VolatileWalk(patterns)
+
+
 # --- comparison --------------------------------------------------------------
 
 
@@ -186,6 +254,48 @@ def _canonical(value: object, path: tuple[PathPart, ...], volatile: _Volatile) -
     if isinstance(value, float) and value.is_integer():
         return str(int(value))
     if kind in ("null", "boolean", "number", "string"):
+        return json.dumps(value)
+    return repr(value)
+
+
+def match_key(document: object, *, volatile: Iterable[str] = ()) -> str:
+    """A string that is the same for any two documents ``diff_json`` finds equal.
+
+    Volatile fields are left out, object keys sorted, ``1`` and ``1.0`` written
+    alike. An array in which some index may be volatile is written as ``[~]``
+    whatever it holds, so two documents with different keys always differ,
+    while equal keys only say they may be equal (``diff_json`` decides). Used
+    to index recorded requests: a request is compared only with the recorded
+    ones that share its key.
+    """
+    patterns = (volatile,) if isinstance(volatile, str) else tuple(volatile)
+    walk = _walk(patterns)
+    if walk.accepts(walk.start):
+        return "~"
+    return _key(document, walk.start, walk)
+
+
+def _key(value: object, states: _States, walk: _VolatileWalk) -> str:
+    if isinstance(value, Mapping):
+        items = cast("Mapping[object, object]", value)
+        parts: list[str] = []
+        for name in sorted(items, key=str):
+            inner, volatile = walk.step(states, str(name))
+            if not volatile:  # a volatile field is ignored whether it is there or not
+                parts.append(f"{json.dumps(str(name))}:{_key(items[name], inner, walk)}")
+        return "{" + ",".join(parts) + "}"
+    if isinstance(value, (list, tuple)):
+        if walk.may_ignore_an_index(states):
+            return "[~]"
+        seq = cast("Sequence[object]", value)
+        return (
+            "["
+            + ",".join(_key(v, walk.step(states, str(i))[0], walk) for i, v in enumerate(seq))
+            + "]"
+        )
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    if value is None or isinstance(value, (bool, int, float, str)):
         return json.dumps(value)
     return repr(value)
 

@@ -25,7 +25,7 @@ import dataclasses
 import functools
 import os
 import ssl
-from collections.abc import Generator, Iterator, Mapping, Sequence
+from collections.abc import Generator, Hashable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 from typing import Any, cast
@@ -53,7 +53,7 @@ from tooltape.testing.settings import DEFAULT_MODEL, ProjectSettings, SettingsEr
 from tooltape.testing.snapshots import wire_snapshot
 from tooltape.testing.vcr import TooltapeSerializer
 from tooltape.testing.vcr._names import CassetteNotFoundError, request_from_dict
-from tooltape.testing.vcr.matchers import make_body_matcher
+from tooltape.testing.vcr.matchers import BodyMatcher, make_body_matcher
 from tooltape.testing.vcr.misses import explain_cassette_failure, record_command
 from tooltape.testing.vcr.persistence import recorded_source
 from tooltape.testing.vcr.recorder import configure_vcr
@@ -263,22 +263,34 @@ def pytest_recording_configure(config: pytest.Config, vcr: Any) -> None:
     recorder.cassette_library_dir = str(root.joinpath(*state.module.parts))
     recorder.path_transformer = recorder.ensure_suffix(".json")
     volatile = (*settings.volatile, *state.volatile)
-    body_matcher = make_body_matcher(volatile, name="tooltape_body")
-
-    def body_unless_imported(current: Any, recorded: Any) -> None:
-        # Another client made the requests of an imported cassette: its body
-        # says nothing about this code's wire, so only method and path count.
-        if state.source == "import":
-            return
-        body_matcher(current, recorded)
-
-    body_unless_imported.__name__ = "tooltape_body"  # vcrpy labels failures with it
     configure_vcr(
         recorder,
         persister=_PluginPersister(state, extra_paths, scrub_policy(settings.scrub)),
-        body_matcher=body_unless_imported,
+        body_matcher=_BodyUnlessImported(state, make_body_matcher(volatile, name="tooltape_body")),
         scrub=settings.scrub,
     )
+
+
+class _BodyUnlessImported:
+    """The body matcher, except for imported cassettes.
+
+    Another client made the requests of an imported cassette: its body says
+    nothing about this code's wire, so only method and path count.
+    """
+
+    __name__ = "tooltape_body"  # vcrpy labels failures with it
+    __qualname__ = "tooltape_body"
+
+    def __init__(self, state: _TestState, matcher: BodyMatcher) -> None:
+        self.state = state
+        self.matcher = matcher
+
+    def __call__(self, current: Any, recorded: Any) -> None:
+        if self.state.source != "import":
+            self.matcher(current, recorded)
+
+    def request_key(self, request: Any) -> Hashable:
+        return None if self.state.source == "import" else self.matcher.request_key(request)
 
 
 @pytest.hookimpl(wrapper=True)

@@ -7,7 +7,7 @@ vcrpy ships no type information, so its names are bound here once, through
 from __future__ import annotations
 
 import importlib
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Protocol, cast
 
 __all__ = ["CassetteNotFoundError", "VcrRequest", "make_request", "serialize_with"]
@@ -63,3 +63,11 @@ CannotOverwriteExistingCassetteException = cast(
     type[Exception], _errors_module.CannotOverwriteExistingCassetteException
 )
 """What vcrpy raises for a request its cassette cannot answer in the current record mode."""
+
+_matchers_module = importlib.import_module("vcr.matchers")
+
+requests_match = cast(Callable[[Any, Any, Sequence[Any]], bool], _matchers_module.requests_match)
+"""``vcr.matchers.requests_match(r1, r2, matchers)``: whether every matcher accepts."""
+
+vcr_method_matcher = cast(Callable[[Any, Any], None], _matchers_module.method)
+"""``vcr.matchers.method``: vcrpy's own method matcher."""

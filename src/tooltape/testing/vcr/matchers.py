@@ -2,6 +2,11 @@
 
 When no recorded request matches, vcrpy shows the matchers' messages, so a
 drifted request body reads as a field-level diff.
+
+Each matcher also gives a request's ``request_key``: two requests it would
+match always share that key, so ``tooltape.testing.vcr.index`` can compare a
+request only with the recorded ones that share it, instead of with all of
+them (and format no diff for the others).
 """
 
 from __future__ import annotations
@@ -10,7 +15,8 @@ import gzip
 import json
 import re
 import zlib
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections import OrderedDict
+from collections.abc import Hashable, Iterable, Iterator, Mapping, Sequence
 from typing import Any, Protocol, cast
 
 from tooltape.testing.matching import (
@@ -18,9 +24,10 @@ from tooltape.testing.matching import (
     compile_pattern,
     diff_json,
     format_differences,
+    match_key,
 )
 
-__all__ = ["RequestLike", "make_body_matcher", "path_matcher"]
+__all__ = ["BodyMatcher", "KeyedMatcher", "RequestLike", "make_body_matcher", "path_matcher"]
 
 
 class RequestLike(Protocol):
@@ -36,6 +43,20 @@ class RequestLike(Protocol):
 class _PathRequest(Protocol):
     @property
     def path(self) -> str: ...
+
+
+class KeyedMatcher(Protocol):
+    """A vcrpy matcher that can say, per request, a key it only matches within.
+
+    ``request_key(a) != request_key(b)`` must mean the matcher rejects ``a``
+    against ``b``; equal keys need not mean it accepts.
+    """
+
+    __name__: str
+
+    def __call__(self, r1: Any, r2: Any) -> None: ...
+
+    def request_key(self, request: Any) -> Hashable: ...
 
 
 def _header(request: RequestLike, name: str) -> str:
@@ -110,33 +131,52 @@ def _bytes_message(recorded: bytes, current: bytes) -> str:
     )
 
 
-def make_body_matcher(
-    volatile: Iterable[str] = (),
-    *,
-    include_defaults: bool = True,
-    limit: int = 20,
-    name: str = "json_body",
-) -> Callable[[RequestLike, RequestLike], None]:
-    """A vcrpy matcher comparing request bodies with ``diff_json``.
+_CACHED_BODIES = 256
+"""Decoded request bodies a matcher keeps (by their bytes): each is parsed once."""
 
-    ``volatile`` patterns are ignored, on top of ``DEFAULT_VOLATILE_FIELDS``
-    unless ``include_defaults`` is false. Bodies may be bytes or text,
-    gzip/deflate encoded, JSON or not (non-JSON bodies must be byte-equal).
-    On a mismatch it raises ``AssertionError`` whose message is the formatted
-    field diff (``recorded -> this request``), which vcrpy shows when no
-    recorded request matches. Register it with
-    ``vcr.register_matcher(name, matcher)`` and list ``name`` in ``match_on``.
-    """
-    patterns = tuple(volatile) if not isinstance(volatile, str) else (volatile,)
-    if include_defaults:
-        patterns = (*DEFAULT_VOLATILE_FIELDS, *patterns)
-    for pattern in patterns:
-        compile_pattern(pattern)  # fail at configuration time, not on the first request
 
-    def matcher(r1: RequestLike, r2: RequestLike) -> None:
+class BodyMatcher:
+    """A vcrpy matcher comparing request bodies with ``diff_json`` (see ``make_body_matcher``)."""
+
+    __slots__ = ("__name__", "__qualname__", "_documents", "limit", "patterns")
+
+    def __init__(self, patterns: tuple[str, ...], *, limit: int, name: str) -> None:
+        self.patterns = patterns
+        self.limit = limit
+        self.__name__ = name
+        self.__qualname__ = name
+        self._documents: OrderedDict[bytes, tuple[object, str]] = OrderedDict()
+
+    def _document(self, request: RequestLike) -> tuple[object, object, str | None]:
+        """``(raw, parsed, key)``: the decoded bytes (or tree), the JSON value, its match key."""
+        raw = _decoded(request)
+        if not isinstance(raw, bytes):
+            return raw, raw, None
+        known = self._documents.get(raw)
+        if known is None:
+            document = _as_json(raw)
+            key = "" if document is _NOT_JSON else match_key(document, volatile=self.patterns)
+            known = (document, key)
+            self._documents[raw] = known
+            if len(self._documents) > _CACHED_BODIES:
+                self._documents.popitem(last=False)
+        else:
+            self._documents.move_to_end(raw)
+        return raw, known[0], known[1]
+
+    def request_key(self, request: RequestLike) -> Hashable:
+        """The body's match key (its bytes when it is not JSON)."""
+        raw, document, key = self._document(request)
+        if document is _NOT_JSON:
+            return ("bytes", raw)
+        if key is None:
+            key = match_key(document, volatile=self.patterns)
+        return ("json", key)
+
+    def __call__(self, r1: RequestLike, r2: RequestLike) -> None:
         # vcrpy passes the request being made first and the recorded one second.
-        current_raw, recorded_raw = _decoded(r1), _decoded(r2)
-        current, recorded = _as_json(current_raw), _as_json(recorded_raw)
+        current_raw, current, _ = self._document(r1)
+        recorded_raw, recorded, _ = self._document(r2)
         if current is _NOT_JSON and recorded is _NOT_JSON:
             if current_raw != recorded_raw:
                 raise AssertionError(
@@ -146,15 +186,38 @@ def make_body_matcher(
         if current is _NOT_JSON or recorded is _NOT_JSON:
             which = "this request's" if current is _NOT_JSON else "the recorded"
             raise AssertionError(f"{which} body is not JSON, the other one is")
-        diffs = diff_json(recorded, current, volatile=patterns)
+        diffs = diff_json(recorded, current, volatile=self.patterns)
         if diffs:
             count = "1 field differs" if len(diffs) == 1 else f"{len(diffs)} fields differ"
             header = f"{count} in the JSON body (recorded -> this request):"
-            raise AssertionError(f"{header}\n{format_differences(diffs, limit=limit)}")
+            raise AssertionError(f"{header}\n{format_differences(diffs, limit=self.limit)}")
 
-    matcher.__name__ = name
-    matcher.__qualname__ = name
-    return matcher
+
+def make_body_matcher(
+    volatile: Iterable[str] = (),
+    *,
+    include_defaults: bool = True,
+    limit: int = 20,
+    name: str = "json_body",
+) -> BodyMatcher:
+    """A vcrpy matcher comparing request bodies with ``diff_json``.
+
+    ``volatile`` patterns are ignored, on top of ``DEFAULT_VOLATILE_FIELDS``
+    unless ``include_defaults`` is false. Bodies may be bytes or text,
+    gzip/deflate encoded, JSON or not (non-JSON bodies must be byte-equal).
+    On a mismatch it raises ``AssertionError`` whose message is the formatted
+    field diff (``recorded -> this request``), which vcrpy shows when no
+    recorded request matches. Register it with
+    ``vcr.register_matcher(name, matcher)`` and list ``name`` in ``match_on``.
+    Each body is decoded and parsed once, however many recorded requests it
+    is compared with.
+    """
+    patterns = tuple(volatile) if not isinstance(volatile, str) else (volatile,)
+    if include_defaults:
+        patterns = (*DEFAULT_VOLATILE_FIELDS, *patterns)
+    for pattern in patterns:
+        compile_pattern(pattern)  # fail at configuration time, not on the first request
+    return BodyMatcher(patterns, limit=limit, name=name)
 
 
 _API_VERSION = re.compile(r"v\d+\Z")
@@ -169,13 +232,30 @@ def _api_path(path: str) -> str:
     return "/" + "/".join(segments)
 
 
-def path_matcher(r1: _PathRequest, r2: _PathRequest) -> None:
+class _PathMatcher:
     """vcrpy matcher: the API path from the version segment on (``/v1/responses``).
 
     Unlike vcrpy's ``path`` it ignores a base-URL prefix before ``/v1`` (a
     proxy or gateway mount point), duplicate and trailing slashes, so a
     cassette recorded against one base URL replays against another.
     """
-    current, recorded = _api_path(r1.path), _api_path(r2.path)
-    if current != recorded:
-        raise AssertionError(f"{r1.path} != {r2.path} (compared as {current} and {recorded})")
+
+    __name__ = "path_matcher"
+    __qualname__ = "path_matcher"
+
+    def __call__(self, r1: _PathRequest, r2: _PathRequest) -> None:
+        current, recorded = _api_path(r1.path), _api_path(r2.path)
+        if current != recorded:
+            raise AssertionError(f"{r1.path} != {r2.path} (compared as {current} and {recorded})")
+
+    def request_key(self, request: _PathRequest) -> Hashable:
+        """The API path the matcher compares."""
+        return _api_path(request.path)
+
+
+path_matcher = _PathMatcher()
+"""vcrpy matcher: the API path from the version segment on (``/v1/responses``).
+
+Unlike vcrpy's ``path`` it ignores a base-URL prefix before ``/v1`` (a proxy
+or gateway mount point), duplicate and trailing slashes, so a cassette
+recorded against one base URL replays against another."""

@@ -12,10 +12,11 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import replace
-from typing import Any
+from typing import Any, cast
 
 from tooltape.testing.cassette._policy import scrub_policy
 from tooltape.testing.settings import ScrubSettings
+from tooltape.testing.vcr.index import index_requests
 from tooltape.testing.vcr.matchers import make_body_matcher, path_matcher
 from tooltape.testing.vcr.persistence import TooltapePersister, TooltapeSerializer
 from tooltape.testing.vcr.record_hooks import ScrubHooks
@@ -47,7 +48,10 @@ def configure_vcr(
       ``[tool.tooltape.scrub]``, ``ProjectSettings.scrub``) adds;
     - requests match on method, API path and a semantic JSON body comparison
       that ignores the ``volatile`` fields (``metadata.run_id``), unless a
-      ``body_matcher`` replaces that comparison.
+      ``body_matcher`` replaces that comparison;
+    - a loaded cassette indexes its recorded requests by what the matchers
+      compare (``tooltape.testing.vcr.index``), so a request is compared only
+      with the recorded ones that may match it.
     """
     policy = scrub_policy(scrub)
     hooks = ScrubHooks(policy)
@@ -63,4 +67,15 @@ def configure_vcr(
     recorder.register_matcher("tooltape_body", matcher)
     recorder.register_matcher("tooltape_path", path_matcher)
     recorder.match_on = MATCH_ON
+    after_load: object = getattr(recorder, "after_load_interaction", None)
+    if after_load is None:
+        recorder.after_load_interaction = (index_requests,)
+    else:
+        listed = (
+            tuple(cast("Sequence[object]", after_load))
+            if isinstance(after_load, (list, tuple))
+            else (after_load,)
+        )
+        if index_requests not in listed:
+            recorder.after_load_interaction = (*listed, index_requests)
     return recorder
