@@ -263,8 +263,9 @@ def match_key(document: object, *, volatile: Iterable[str] = ()) -> str:
 
     Volatile fields are left out, object keys sorted, ``1`` and ``1.0`` written
     alike. An array in which some index may be volatile is written as ``[~]``
-    whatever it holds, so two documents with different keys always differ,
-    while equal keys only say they may be equal (``diff_json`` decides). Used
+    whatever it holds, so two documents with different keys always differ;
+    equal keys without ``~`` mean the documents are equal, equal keys with it
+    only that they may be (``diff_json`` decides). Used
     to index recorded requests: a request is compared only with the recorded
     ones that share its key.
     """

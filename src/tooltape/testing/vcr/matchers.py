@@ -175,8 +175,10 @@ class BodyMatcher:
 
     def __call__(self, r1: RequestLike, r2: RequestLike) -> None:
         # vcrpy passes the request being made first and the recorded one second.
-        current_raw, current, _ = self._document(r1)
-        recorded_raw, recorded, _ = self._document(r2)
+        current_raw, current, current_key = self._document(r1)
+        recorded_raw, recorded, recorded_key = self._document(r2)
+        if current_key and current_key == recorded_key and "~" not in current_key:
+            return  # equal keys with nothing masked: diff_json would find no difference
         if current is _NOT_JSON and recorded is _NOT_JSON:
             if current_raw != recorded_raw:
                 raise AssertionError(

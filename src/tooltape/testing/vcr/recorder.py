@@ -10,6 +10,8 @@ script or another test runner calls it on its own::
 
 from __future__ import annotations
 
+import functools
+import importlib.util
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 from typing import Any, cast
@@ -26,6 +28,34 @@ SERIALIZER = "tooltape"
 
 MATCH_ON = ("method", "tooltape_path", "tooltape_body")
 """What a request must share with a recorded one to be answered by it."""
+
+
+_PATCHED_MODULES = {
+    "requests": "requests",
+    "boto3": "botocore",
+    "urllib3": "urllib3",
+    "httplib2": "httplib2",
+    "tornado": "tornado",
+    "aiohttp": "aiohttp",
+    "httpx": "httpx",
+    "httpx2": "httpx2",
+}
+"""vcrpy's patcher groups and the module each one patches (``http.client`` is always there)."""
+
+
+@functools.cache
+def absent_patchers() -> tuple[str, ...]:
+    """vcrpy patchers whose HTTP library is not installed.
+
+    vcrpy tries (and fails) to import each of them on every ``use_cassette``,
+    a search of ``sys.path`` each time; a patcher for a missing library
+    patches nothing, so skipping it changes nothing but that cost.
+    """
+    return tuple(
+        name
+        for name, module in _PATCHED_MODULES.items()
+        if importlib.util.find_spec(module) is None
+    )
 
 
 def configure_vcr(
@@ -51,7 +81,8 @@ def configure_vcr(
       ``body_matcher`` replaces that comparison;
     - a loaded cassette indexes its recorded requests by what the matchers
       compare (``tooltape.testing.vcr.index``), so a request is compared only
-      with the recorded ones that may match it.
+      with the recorded ones that may match it;
+    - vcrpy skips its patchers for HTTP libraries that are not installed.
     """
     policy = scrub_policy(scrub)
     hooks = ScrubHooks(policy)
@@ -67,6 +98,8 @@ def configure_vcr(
     recorder.register_matcher("tooltape_body", matcher)
     recorder.register_matcher("tooltape_path", path_matcher)
     recorder.match_on = MATCH_ON
+    skipped = tuple(cast("Sequence[str]", getattr(recorder, "skip_patchers", None) or ()))
+    recorder.skip_patchers = (*skipped, *(n for n in absent_patchers() if n not in skipped))
     after_load: object = getattr(recorder, "after_load_interaction", None)
     if after_load is None:
         recorder.after_load_interaction = (index_requests,)
