@@ -23,7 +23,7 @@ from tooltape.prompt import (
 from tooltape.prompt.schema import ArgumentsError, to_jsonable
 from tooltape.prompt.tool import ToolSource
 from tooltape.runtime.events import ToolInvoked
-from tooltape.runtime.hooks import ToolArgs, ToolHook, ToolHookContext, run_tool_with_hooks
+from tooltape.runtime.hooks import ToolArgs, ToolHook, ToolHookContext, build_hook_chain
 
 logger = logging.getLogger("tooltape.executor")
 
@@ -92,6 +92,8 @@ class ToolExecutor:
         self.session = session
         self.bus = bus
         self.hooks = tuple(hooks)
+        self._chained = self.hooks
+        self._chain = build_hook_chain(self.hooks)
         self.provider = provider
         self.deadline = deadline
         self._tools = {tool.name: tool for tool in rendered.tools}
@@ -212,7 +214,9 @@ class ToolExecutor:
 
     def _run_hooks(self, ctx: ToolHookContext, args: ToolArgs) -> ToolResult[Any]:
         try:
-            return run_tool_with_hooks(self.hooks, ctx, args)
+            if self.hooks is not self._chained:  # replaced since: compose them again
+                self._chained, self._chain = self.hooks, build_hook_chain(self.hooks)
+            return self._chain(ctx, args)
         except Exception as exc:
             logger.warning("Tool %r failed in a hook", ctx.tool_name, exc_info=True)
             return _failed(ctx.tool_name, exc)

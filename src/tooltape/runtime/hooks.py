@@ -26,8 +26,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from functools import partial
-from typing import Any
+from typing import Any, cast
 
 from tooltape.prompt import ToolResult
 from tooltape.prompt.prompt import HOOK_SHAPE
@@ -67,28 +66,52 @@ def check_hook(hook: Callable[..., Any], *, owner: str = "tool hook") -> ToolHoo
     return hook
 
 
+HookChain = Callable[[ToolHookContext, ToolArgs], ToolResult[Any]]
+"""Hooks composed around ``ctx.original_tool_func``: ``chain(ctx, args) -> ToolResult``."""
+
+
+def _original(ctx: ToolHookContext, args: ToolArgs) -> ToolResult[Any]:
+    return ctx.original_tool_func(args)
+
+
+def _checked(hook: ToolHook, result: object) -> ToolResult[Any]:
+    if isinstance(result, ToolResult):
+        return cast("ToolResult[Any]", result)
+    raise TypeError(
+        f"Tool hook {getattr(hook, '__qualname__', hook)!r} returned "
+        f"{type(result).__name__}; a hook must return a ToolResult "
+        "(usually the one call_next gave it)."
+    )
+
+
+def _around(hook: ToolHook, inner: HookChain) -> HookChain:
+    def step(ctx: ToolHookContext, args: ToolArgs) -> ToolResult[Any]:
+        return _checked(hook, hook(ctx, args, lambda call_args: inner(ctx, call_args)))
+
+    return step
+
+
+def build_hook_chain(hooks: Sequence[ToolHook]) -> HookChain:
+    """Compose ``hooks`` once (first listed is outermost) into ``chain(ctx, args)``.
+
+    Each call then costs one small closure per hook (its ``call_next``), and
+    whatever a hook returns is checked to be a ``ToolResult`` (a ``TypeError``
+    naming the hook otherwise).
+    """
+    chain: HookChain = _original
+    for hook in reversed(tuple(hooks)):
+        chain = _around(hook, chain)
+    return chain
+
+
 def run_tool_with_hooks(
     hooks: Sequence[ToolHook], ctx: ToolHookContext, args: ToolArgs
 ) -> ToolResult[Any]:
     """Run ``ctx.original_tool_func`` through ``hooks`` (first listed is outermost).
 
     An exception raised by a hook (or by the original function) propagates;
-    the executor is what turns it into a failed ``ToolResult``.
+    the executor is what turns it into a failed ``ToolResult``. Running many
+    calls through the same hooks: build the chain once with
+    :func:`build_hook_chain`.
     """
-
-    last = len(hooks)
-
-    def call_at(index: int, call_args: ToolArgs) -> ToolResult[Any]:
-        if index == last:
-            return ctx.original_tool_func(call_args)
-        hook = hooks[index]
-        result = hook(ctx, call_args, partial(call_at, index + 1))
-        if not isinstance(result, ToolResult):
-            raise TypeError(
-                f"Tool hook {getattr(hook, '__qualname__', hook)!r} returned "
-                f"{type(result).__name__}; a hook must return a ToolResult "
-                "(usually the one call_next gave it)."
-            )
-        return result
-
-    return call_at(0, args)
+    return build_hook_chain(hooks)(ctx, args)
