@@ -41,7 +41,6 @@ from tooltape.testing.cassette import (
     CassetteSource,
     CassetteWriteError,
     ScrubPolicy,
-    cassette_to_vcr,
     dump_cassette,
     find_secrets,
     load_cassette,
@@ -52,7 +51,8 @@ from tooltape.testing.provider.faults import provider_faults
 from tooltape.testing.settings import DEFAULT_MODEL, ProjectSettings, SettingsError, load_settings
 from tooltape.testing.snapshots import wire_snapshot
 from tooltape.testing.vcr import TooltapeSerializer
-from tooltape.testing.vcr._names import CassetteNotFoundError, request_from_dict
+from tooltape.testing.vcr._names import CassetteNotFoundError
+from tooltape.testing.vcr.loaded import vcr_interactions
 from tooltape.testing.vcr.matchers import BodyMatcher, make_body_matcher
 from tooltape.testing.vcr.misses import explain_cassette_failure, record_command
 from tooltape.testing.vcr.persistence import recorded_source
@@ -212,10 +212,9 @@ class _PluginPersister:
             cassette = load_cassette(path)
             if index == 0:
                 self.state.source = cassette.header.source
-            data = cassette_to_vcr(cassette)
-            for pair in cast("list[dict[str, Any]]", data["interactions"]):
-                requests.append(request_from_dict(pair["request"]))
-                responses.append(pair["response"])
+            more_requests, more_responses = vcr_interactions(cassette)
+            requests.extend(more_requests)
+            responses.extend(more_responses)
         if not requests:
             raise CassetteNotFoundError(cassette_path)
         return requests, responses

@@ -114,10 +114,13 @@ def _unreadable_value(error: ValueError) -> str:
     return text if len(text) <= 120 else text[:117] + "..."
 
 
-def _parse_tree(text: str, path: Path) -> object:
+def _parse_tree(text: str, path: Path, raw: bytes | None = None) -> object:
     if _first_char(text) == "{":
         try:
-            return parse_json_text(text, max_depth=MAX_DOCUMENT_DEPTH)
+            # From the file's bytes when there are any: a fresh str that is not
+            # ASCII costs from_json a UTF-8 copy first (~1 ms for 300 KiB).
+            source = text if raw is None else raw
+            return parse_json_text(source, max_depth=MAX_DOCUMENT_DEPTH)
         except TreeLimitError as error:
             raise CassetteError(path, f"refused: {error}", hint=LIMIT_HINT) from None
         except json.JSONDecodeError as error:
@@ -148,11 +151,16 @@ def parse_cassette(text: str, *, path: Path | str = "<string>") -> Cassette:
     header is a tooltape cassette, anything with an ``interactions`` list
     (vcrpy YAML, vcrpy JSON, pytest-recording) is a vcrpy cassette.
     """
-    where = Path(path)
-    text = text.removeprefix("\ufeff")
+    return _parse_cassette(text, Path(path), None)
+
+
+def _parse_cassette(text: str, where: Path, raw: bytes | None) -> Cassette:
+    """``parse_cassette``; ``raw`` is the UTF-8 bytes ``text`` was decoded from, if any."""
+    if text.startswith("\ufeff"):
+        text, raw = text[1:], None
     if not _first_char(text):
         raise CassetteError(where, "the file is empty")
-    tree = _parse_tree(text, where)
+    tree = _parse_tree(text, where, raw)
     empty: Mapping[str, object] = {}
     doc = cast(Mapping[str, object], tree) if isinstance(tree, dict) else empty
     try:
@@ -203,4 +211,4 @@ def load_cassette(path: Path | str) -> Cassette:
             line=line,
             column=column,
         ) from None
-    return parse_cassette(text, path=where)
+    return _parse_cassette(text, where, data)
