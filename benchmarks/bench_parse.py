@@ -2,10 +2,11 @@
 
 What is compared, per body, on the same JSON bytes:
 
-- tooltape: ``json.loads(raw)`` (what ``OpenAIAdapter`` does with the raw
-  HTTP body), then, for every hosted kind the adapter registers, the codec's
-  ``parse_calls(items, None)`` and ``parse_output(items, tool)`` (the typed
-  calls and the aggregated typed output, images decoded included).
+- tooltape: what ``OpenAIAdapter`` runs on the raw HTTP body of a prompt
+  that holds the hosted tools the response used: ``read_json_body(raw)``,
+  then, for each of those kinds, the codec's ``parse_calls(items, tool)``
+  and ``parse_output(items, tool)`` (the typed calls and the aggregated
+  typed output, images decoded included).
 - baseline: what ``client.responses.create(...)`` does with a JSON body by
   default (``_strict_response_validation=False``, the SDK's default):
   ``response.json()`` (``json.loads``), then
@@ -36,7 +37,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 from bench_timing import REPO, Result, compare
 from openai._models import construct_type
@@ -44,6 +45,7 @@ from openai.types.responses import Response
 
 from tooltape.adapters.openai import OpenAIAdapter
 from tooltape.adapters.openai.codecs.base64_data import clear_decoded
+from tooltape.adapters.openai.sending import read_json_body
 from tooltape.prompt import HostedTool
 from tooltape.testing.cassette import JsonBody, load_cassette
 from tooltape.testing.kinds import canonical_tools
@@ -80,10 +82,10 @@ class Setup:
     def ours(self) -> list[object]:
         # Every real response is new: no decoded image may carry over from the last round.
         clear_decoded()
-        items = json.loads(self.raw)["output"]
+        items = cast("dict[str, Any]", read_json_body(self.raw))["output"]
         parsed: list[object] = []
         for kind, codec in self.codecs.items():
-            parsed.append(codec.parse_calls(items, None))
+            parsed.append(codec.parse_calls(items, self.tools[kind]))
             parsed.append(codec.parse_output(items, self.tools[kind]))
         return parsed
 
@@ -93,8 +95,14 @@ class Setup:
 
 
 def setup(file_name: str) -> Setup:
-    codecs = dict(OpenAIAdapter("gpt-4o").hosted_tool_codecs)
-    return Setup(largest_body(file_name), codecs, canonical_tools())
+    raw = largest_body(file_name)
+    used = {item["type"] for item in json.loads(raw)["output"]}
+    codecs = {
+        kind: codec
+        for kind, codec in OpenAIAdapter("gpt-4o").hosted_tool_codecs.items()
+        if used & set(codec.item_types)
+    }
+    return Setup(raw, codecs, canonical_tools())
 
 
 def check(bench: Setup) -> None:
@@ -104,10 +112,12 @@ def check(bench: Setup) -> None:
     assert isinstance(default, Response), type(default)
     assert default.model_dump(mode="json") == model.model_dump(mode="json"), "default != strict"
     found = 0
-    for kind, codec in bench.codecs.items():
+    every = OpenAIAdapter("gpt-4o").hosted_tool_codecs
+    for kind, codec in every.items():
         sdk_ids = [item.id for item in model.output if item.type in codec.item_types]
         ours_ids = [call.id for call in codec.parse_calls(json.loads(bench.raw)["output"], None)]
         assert ours_ids == sdk_ids, (kind, ours_ids, sdk_ids)
+        assert (kind in bench.codecs) == bool(sdk_ids), (kind, "chosen without calls, or missed")
         found += len(ours_ids)
     assert found, "no hosted call in the body"
     assert any(output is not None for output in bench.ours()[1::2]), "no typed output"
@@ -123,7 +133,7 @@ def run(*, repeats: int = 9, number: int = 20) -> list[Result]:
         results.append(
             Result(
                 name=f"parse {label}",
-                ours_label="json.loads + codecs",
+                ours_label="read_json_body + every codec",
                 ours=ours_s,
                 base_label="SDK default parse (json.loads + construct_type)",
                 base=base_s,

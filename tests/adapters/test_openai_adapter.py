@@ -389,3 +389,44 @@ def test_a_connection_failure_names_the_url_it_tried_without_credentials() -> No
     assert caught.value.phase == "request"
     assert f"at http://127.0.0.1:{port}/v1/responses" in message
     assert "hunter2" not in message and "OPENAI_BASE_URL" in message
+
+
+@pytest.mark.parametrize(
+    ("body", "content_type", "text"),
+    [
+        # A lone surrogate escape: the fast parser refuses it, the standard one reads it.
+        (b'{"id": "r1", "output": [%s]}', "application/json", "\ud800 kept"),
+        # Latin-1 declared: read as the HTTP client decodes it, not as UTF-8.
+        (b'{"id": "r1", "output": [%s]}', "application/json; charset=latin-1", "caf\u00e9"),
+    ],
+    ids=["lone-surrogate", "latin-1"],
+)
+def test_response_bodies_are_read_as_the_http_client_decodes_them(
+    faults: ProviderFaults, body: bytes, content_type: str, text: str
+) -> None:
+    prompt = Prompt(ns="t", key="b", sections=[MarkdownSection(title="T", template="go")])
+    message = {
+        "type": "message",
+        "role": "assistant",
+        "content": [{"type": "output_text", "text": text, "annotations": []}],
+    }
+    encoded = (
+        json.dumps(message).encode()
+        if "latin" not in content_type
+        else (json.dumps(message, ensure_ascii=False).encode("latin-1"))
+    )
+    faults.script(
+        faults.reply(200, body=body.replace(b"%s", encoded), headers={"content-type": content_type})
+    )
+    response = OpenAIAdapter("gpt-5", client=faults.client(max_retries=0)).evaluate(prompt)
+    assert response.text == text
+
+
+def test_a_body_that_is_not_json_names_where_it_breaks(faults: ProviderFaults) -> None:
+    prompt = Prompt(ns="t", key="b", sections=[MarkdownSection(title="T", template="go")])
+    faults.script(faults.malformed_json('{"id": "r1", "output": [}'))
+    with pytest.raises(PromptEvaluationError) as raised:
+        OpenAIAdapter("gpt-5", client=faults.client(max_retries=0)).evaluate(prompt)
+    assert raised.value.phase == "parse"
+    assert "not JSON (Expecting value at position 24)" in str(raised.value)
+    assert raised.value.provider_payload == '{"id": "r1", "output": [}'

@@ -19,12 +19,38 @@ from typing import Any, cast
 from urllib.parse import urlsplit, urlunsplit
 
 import openai
+from pydantic_core import from_json
 
 from tooltape.adapters.openai.reading import check_response, describe_error, is_mapping
 from tooltape.prompt import PromptEvaluationError
 
 PENDING = ("queued", "in_progress")
+_UTF8 = ("utf-8", "utf8")
 FAILED = ("failed", "incomplete", "cancelled")
+
+
+def _body(http_response: Any) -> bytes | str:
+    """The body's bytes when it is UTF-8 (or says no charset), else the client's text."""
+    charset = cast("str | None", http_response.charset_encoding)
+    if charset is None or charset.lower().replace("_", "-") in _UTF8:
+        return cast("bytes", http_response.content)
+    return cast("str", http_response.text)
+
+
+def read_json_body(raw: bytes | str) -> object:
+    """The JSON value of a response body, parsed once, in Rust (``pydantic_core``).
+
+    A body that parser refuses goes to the standard library's, which either
+    accepts it (a lone surrogate escape) or raises ``json.JSONDecodeError``
+    saying where it breaks; bytes that are not UTF-8 are read with
+    replacement characters, as the HTTP client's ``text`` would.
+    """
+    try:
+        return from_json(raw)
+    except ValueError:
+        pass
+    text = raw if isinstance(raw, str) else raw.decode("utf-8", errors="replace")
+    return json.loads(text)
 
 
 @dataclass(frozen=True, slots=True)
@@ -86,7 +112,7 @@ class ResponseSender:
     def _call(self, send: Callable[[], Any], prompt_name: str) -> dict[str, Any]:
         try:
             raw: Any = send()
-            text = cast("str", raw.http_response.text)
+            body = _body(raw.http_response)
         except openai.APIStatusError as exc:
             payload: object = exc.body
             raise PromptEvaluationError(
@@ -111,8 +137,9 @@ class ResponseSender:
                 phase="request",
             ) from exc
         try:
-            data: object = json.loads(text)
+            data = read_json_body(body)
         except json.JSONDecodeError as exc:
+            text = body if isinstance(body, str) else body.decode("utf-8", errors="replace")
             raise PromptEvaluationError(
                 f"OpenAI returned a body that is not JSON ({exc.msg} at position {exc.pos}).",
                 prompt_name=prompt_name,
