@@ -106,7 +106,9 @@ class InProcessEventBus:
 
     def subscribe(self, event_type: type[EventT], handler: Callable[[EventT], None]) -> None:
         """Call ``handler`` for every published instance of ``event_type``."""
-        self._handlers.append((event_type, handler))
+        # A new list, never a changed one: a publish under way keeps the list
+        # it started with, without copying it on every publish.
+        self._handlers = [*self._handlers, (event_type, handler)]
 
     def unsubscribe(self, event_type: type[EventT], handler: Callable[[EventT], None]) -> None:
         """Stop calling ``handler`` for ``event_type`` (no error if it was not subscribed)."""
@@ -121,7 +123,7 @@ class InProcessEventBus:
         """Deliver ``event`` to every matching handler, in subscription order."""
         handled = 0
         failures: list[SubscriberFailure] = []
-        for event_type, handler in list(self._handlers):
+        for event_type, handler in self._handlers:
             if not isinstance(event, event_type):
                 continue
             handled += 1
@@ -131,5 +133,7 @@ class InProcessEventBus:
                 failure = SubscriberFailure(event, handler, exc)
                 failures.append(failure)
                 logger.exception("Subscriber %r failed on %s", handler, type(event).__name__)
+        if not failures:
+            return PublishResult(event, handled)
         self.failures.extend(failures)
         return PublishResult(event, handled, tuple(failures))

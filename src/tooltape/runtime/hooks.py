@@ -26,6 +26,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from functools import partial
 from typing import Any, cast
 
 from tooltape.prompt import ToolResult
@@ -86,7 +87,8 @@ def _checked(hook: ToolHook, result: object) -> ToolResult[Any]:
 
 def _around(hook: ToolHook, inner: HookChain) -> HookChain:
     def step(ctx: ToolHookContext, args: ToolArgs) -> ToolResult[Any]:
-        return _checked(hook, hook(ctx, args, lambda call_args: inner(ctx, call_args)))
+        result = hook(ctx, args, partial(inner, ctx))
+        return result if isinstance(result, ToolResult) else _checked(hook, result)
 
     return step
 
@@ -94,9 +96,9 @@ def _around(hook: ToolHook, inner: HookChain) -> HookChain:
 def build_hook_chain(hooks: Sequence[ToolHook]) -> HookChain:
     """Compose ``hooks`` once (first listed is outermost) into ``chain(ctx, args)``.
 
-    Each call then costs one small closure per hook (its ``call_next``), and
-    whatever a hook returns is checked to be a ``ToolResult`` (a ``TypeError``
-    naming the hook otherwise).
+    Each call then costs one ``call_next`` per hook (the next step, bound to
+    the call's context), and whatever a hook returns is checked to be a
+    ``ToolResult`` (a ``TypeError`` naming the hook otherwise).
     """
     chain: HookChain = _original
     for hook in reversed(tuple(hooks)):
