@@ -133,7 +133,7 @@ def run(*, repeats: int = 9, number: int = 20) -> list[Result]:
         results.append(
             Result(
                 name=f"parse {label}",
-                ours_label="read_json_body + every codec",
+                ours_label="read_json_body + the response's codecs",
                 ours=ours_s,
                 base_label="SDK default parse (json.loads + construct_type)",
                 base=base_s,

@@ -206,13 +206,13 @@ def check(projects: list[Project]) -> None:
         assert loaded(path) == loaded(other), f"{path.name} and {other.name} differ"
 
 
-def run(*, tests: int = 40, repeats: int = 5) -> list[Result]:
+def run(*, tests: int = 40, repeats: int = 5, warmup: int = 1) -> list[Result]:
     """Time each project's pytest run, interleaved; per-test medians."""
     with tempfile.TemporaryDirectory(prefix="tooltape-bench-") as tmp:
         projects = write_projects(Path(tmp), tests)
         check(projects)
         sides: dict[str, Any] = {project.name: project.run for project in projects}
-        medians = compare_all(sides, repeats=repeats, number=1)
+        medians = compare_all(sides, repeats=repeats, number=1, warmup=warmup)
     ours = medians["tooltape"] / tests
     note = f"per test, whole pytest run / {tests} tests, one responses.create each (6 kinds)"
     return [

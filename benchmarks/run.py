@@ -65,7 +65,7 @@ BENCHMARKS: dict[str, tuple[Runner, dict[str, Any], dict[str, Any]]] = {
     "dispatch": (
         bench_dispatch.run,
         {"repeats": 15, "number": 40},
-        {"repeats": 5, "number": 10},
+        {"repeats": 3, "number": 4},
     ),
     "parse": (
         bench_parse.run,

@@ -63,7 +63,7 @@ def test_cassette_load_check_catches_different_inputs(
 
 def test_replay_runs_every_project(bench: dict[str, ModuleType]) -> None:
     # run() checks first: every project passes, and both cassettes of each test agree.
-    _assert_positive(bench["bench_replay"].run(tests=2, repeats=1), count=2)
+    _assert_positive(bench["bench_replay"].run(tests=2, repeats=1, warmup=0), count=2)
 
 
 def test_replay_check_catches_a_different_cassette(
@@ -149,7 +149,7 @@ def test_run_py_prints_every_row(
     module = bench["run"]
     tiny = {
         "load": {"repeats": 1, "number": 1},
-        "replay": {"tests": 1, "repeats": 1},
+        "replay": {"tests": 1, "repeats": 1, "warmup": 0},
         "conversation": {"sizes": (1, 2), "repeats": 1},
         "dispatch": {"repeats": 1, "number": 1},
         "parse": {"repeats": 1, "number": 1},

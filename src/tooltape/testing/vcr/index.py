@@ -55,12 +55,13 @@ class RequestIndex:
 
     def candidates(self, request: Any, data: Sequence[tuple[Any, Any]]) -> list[int]:
         """Positions in ``data`` (vcrpy's ``(request, response)`` list) worth trying, in order."""
-        if len(data) < self._indexed:  # the interactions were replaced: start again
+        end = len(data)  # once: interactions recorded meanwhile are indexed next time
+        if end < self._indexed:  # the interactions were replaced: start again
             self._buckets.clear()
             self._indexed = 0
-        for position in range(self._indexed, len(data)):
+        for position in range(self._indexed, end):
             self._buckets.setdefault(self.key(data[position][0]), []).append(position)
-        self._indexed = len(data)
+        self._indexed = max(self._indexed, end)
         return self._buckets.get(self.key(request), [])
 
 
