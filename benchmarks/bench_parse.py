@@ -25,12 +25,14 @@ predate; the field is added (``0``) to the bytes both sides parse, so that
 
 Why it is fair: both sides start from the same bytes and end with typed
 objects. tooltape keeps the last few decoded base64 payloads (a codec decodes
-an image once for ``parse_calls`` and again for ``parse_output``); that cache
-is cleared at the start of every round, so no round reuses an image decoded
-by an earlier one. ``check`` proves the SDK accepts the bytes and that every codec finds
-exactly the call items (by id) the SDK model holds for its item types.
+an image once for ``parse_calls`` and again for ``parse_output``); those are
+dropped (``clear_decoded()``) at the start of every round, so no round reuses
+an image decoded by an earlier one. ``check`` proves the SDK's strict
+validation accepts the bytes, that its default path builds the same model,
+and that each codec finds exactly the call items (by id) the SDK model holds
+for its item types, and is chosen exactly when there are some.
 
-Target: tooltape at most 1.5x the time of the SDK.
+Target: tooltape at most 1.0x the time of the SDK's default parse.
 """
 
 from __future__ import annotations

@@ -19,6 +19,21 @@ def _decoded(data: str) -> bytes:
 def clear_decoded() -> None:
     """Forget the payloads kept by :func:`decode_base64` (benchmarks start each round cold)."""
     _decoded.cache_clear()
+    _data_url_parts.cache_clear()
+
+
+@functools.lru_cache(maxsize=8)
+def _data_url_parts(url: str) -> tuple[str, str, str]:
+    """``(mime_type, encoding, payload)`` of a ``data:`` URL.
+
+    Kept by the URL, the response's own string: a codec reads the same image
+    twice, and each slice of a 200 KiB payload is a new copy whose hash (the
+    key :func:`decode_base64` keeps it by) would be computed again.
+    """
+    comma = url.find(",", 5)
+    header, payload = (url[5:], "") if comma < 0 else (url[5:comma], url[comma + 1 :])
+    mime_type, _, encoding = header.partition(";")
+    return mime_type, encoding, payload
 
 
 def decode_base64(data: str, *, where: str) -> bytes:
@@ -43,8 +58,7 @@ def decode_data_url(url: str, *, where: str) -> tuple[str, bytes] | None:
     """``(mime_type, bytes)`` of a base64 ``data:`` URL, ``None`` for any other URL."""
     if not url.startswith("data:"):
         return None
-    header, _, payload = url[5:].partition(",")
-    mime_type, _, encoding = header.partition(";")
+    mime_type, encoding, payload = _data_url_parts(url)
     if encoding != "base64":
         try:
             return mime_type or "text/plain", unquote_to_bytes(payload)
