@@ -18,6 +18,7 @@ from vcr.request import Request
 from vcr.serializers import yamlserializer
 
 from tooltape.testing import plugin
+from tooltape.testing.cassette import scrub_policy
 from tooltape.testing.vcr import TooltapeSerializer
 
 Pair = tuple[dict[str, Any], dict[str, Any]]
@@ -69,7 +70,7 @@ def replay_persister() -> Any:
         module=PurePosixPath("tests/test_bench"),
         record_mode="none",
     )
-    return plugin._PluginPersister(state, ())  # pyright: ignore[reportPrivateUsage]
+    return plugin._PluginPersister(state, (), scrub_policy())  # pyright: ignore[reportPrivateUsage]
 
 
 def loaded(path: Path, serializer: object = yamlserializer) -> list[tuple[object, ...]]:
