@@ -131,7 +131,7 @@ def _bytes_message(recorded: bytes, current: bytes) -> str:
     )
 
 
-_CACHED_BODIES = 256
+_CACHED_BODIES = 64
 """Decoded request bodies a matcher keeps (by their bytes): each is parsed once."""
 
 
