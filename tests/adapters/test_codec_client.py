@@ -64,6 +64,23 @@ def test_specs_and_choices_are_sdk_valid(tmp_path: Path) -> None:
         STRICT_CHOICE.validate_python(choice)
 
 
+def test_local_shell_skills_are_listed_in_the_local_environment() -> None:
+    from tooltape.tools.skills import LocalSkill
+
+    skill = LocalSkill("lint", "Lints the repository", "./skills/lint")
+    spec = LocalShellCodec().serialize(local_shell_tool(skills=[skill]))
+    assert spec == {
+        "type": "shell",
+        "environment": {
+            "type": "local",
+            "skills": [
+                {"name": "lint", "description": "Lints the repository", "path": "./skills/lint"}
+            ],
+        },
+    }
+    STRICT_TOOL.validate_python(spec)
+
+
 def test_client_tools_announce_their_kind(tmp_path: Path) -> None:
     patch_tool, shell_tool = apply_patch_tool(tmp_path), local_shell_tool()
     assert isinstance(patch_tool, ClientExecutedTool) and patch_tool.kind == "apply_patch"

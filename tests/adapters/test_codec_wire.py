@@ -273,3 +273,80 @@ def test_registry_covers_every_hosted_kind() -> None:
         assert codec.kind == kind
         assert codec.item_types and all(t.endswith(("_call", "_tools")) for t in codec.item_types)
     assert default_hosted_tool_codecs() is not CODECS
+
+
+def test_new_image_generation_settings_reach_the_wire() -> None:
+    from tooltape.tools.image_generation import ImageMask
+
+    config = ImageGenerationConfig(
+        action="edit",
+        moderation="low",
+        output_compression=0,
+        input_fidelity="low",
+        input_image_mask=ImageMask(file_id="file-mask"),
+    )
+    assert CODECS["image_generation"].serialize(image_generation_tool(config)) == {
+        "type": "image_generation",
+        "action": "edit",
+        "moderation": "low",
+        "output_compression": 0,
+        "input_fidelity": "low",
+        "input_image_mask": {"file_id": "file-mask"},
+    }
+
+
+def test_mcp_filters_tunnels_and_deferral_reach_the_wire() -> None:
+    from tooltape.tools.mcp import McpToolFilter
+
+    tunnel = "tunnel_" + "9z" * 16
+    read_only = HostedMcpConfig(
+        "files",
+        tunnel_id=tunnel,
+        allowed_tools=McpToolFilter(read_only=True),
+        defer_loading=True,
+    )
+    assert CODECS["mcp"].serialize(hosted_mcp_tool(read_only)) == {
+        "type": "mcp",
+        "server_label": "files",
+        "tunnel_id": tunnel,
+        "allowed_tools": {"read_only": True},
+        "require_approval": "always",
+        "defer_loading": True,
+    }
+    named = HostedMcpConfig("d", server_url=MCP_URL, allowed_tools=McpToolFilter(("ask",), False))
+    wire = CODECS["mcp"].serialize(hosted_mcp_tool(named))
+    assert wire["allowed_tools"] == {"tool_names": ["ask"], "read_only": False}
+    assert "defer_loading" not in wire
+
+
+def test_container_network_policies_and_skills_reach_the_wire() -> None:
+    from tooltape.tools.network import DomainSecret, NetworkAllowlist, NetworkDisabled
+    from tooltape.tools.skills import InlineSkill, SkillReference
+
+    allow = NetworkAllowlist(("pypi.org",), (DomainSecret("pypi.org", "TOKEN", "v"),))
+    interpreter = code_interpreter_tool(CodeInterpreterConfig(network_policy=NetworkDisabled()))
+    assert CODECS["code_interpreter"].serialize(interpreter)["container"] == {
+        "type": "auto",
+        "network_policy": {"type": "disabled"},
+    }
+    environment = ContainerAuto(
+        network_policy=allow,
+        skills=(SkillReference("skill_1", "2"), InlineSkill("lint", "Lints", b"zip")),
+    )
+    assert CODECS["shell"].serialize(shell_tool(ShellConfig(environment)))["environment"] == {
+        "type": "container_auto",
+        "network_policy": {
+            "type": "allowlist",
+            "allowed_domains": ["pypi.org"],
+            "domain_secrets": [{"domain": "pypi.org", "name": "TOKEN", "value": "v"}],
+        },
+        "skills": [
+            {"type": "skill_reference", "skill_id": "skill_1", "version": "2"},
+            {
+                "type": "inline",
+                "name": "lint",
+                "description": "Lints",
+                "source": {"type": "base64", "media_type": "application/zip", "data": "emlw"},
+            },
+        ],
+    }

@@ -30,6 +30,7 @@ from tooltape.testing.cassette import (
     scrub_interaction,
     scrub_tree,
 )
+from tooltape.testing.cassette._scrub import might_need_scrubbing
 from tooltape.testing.vcr import before_record_request, before_record_response
 
 OPENAI_KEY = "sk-proj-" + "Ab3dEf6hIj9kLm2nOp5qRs8tUv1wXy4z" * 2
@@ -154,6 +155,30 @@ def test_mcp_headers_and_authorization_in_request_bodies() -> None:
     }
     assert list(tools[1]) == list(original["tools"][1])  # key order kept
     assert body == original  # the input was not touched
+
+
+def test_container_domain_secrets_in_request_bodies() -> None:
+    policy = {
+        "type": "allowlist",
+        "allowed_domains": ["api.example.com"],
+        "domain_secrets": [{"domain": "api.example.com", "name": "API_TOKEN", "value": "hunter2"}],
+    }
+    body = {
+        "model": "gpt-5",
+        "tools": [
+            {"type": "shell", "environment": {"type": "container_auto", "network_policy": policy}}
+        ],
+    }
+    raw = json.dumps(body).encode()
+    assert might_need_scrubbing(raw)
+    scrubbed = scrub_interaction(_interaction(request_body=body))
+    assert isinstance(scrubbed.request.body, JsonBody)
+    assert "hunter2" not in json.dumps(scrubbed.request.body.data)
+    wire = scrubbed.request.body.data["tools"][0]["environment"]["network_policy"]  # type: ignore[index]
+    assert wire["domain_secrets"] == [
+        {"domain": "api.example.com", "name": "API_TOKEN", "value": "REDACTED"}
+    ]
+    assert wire["allowed_domains"] == ["api.example.com"]
 
 
 def test_encrypted_content_is_replaced_everywhere() -> None:

@@ -16,12 +16,15 @@ from tooltape.tools.file_search import (
     FileSearchRanking,
     FilterGroup,
 )
-from tooltape.tools.image_generation import ImageGenerationConfig
-from tooltape.tools.mcp import HostedMcpConfig, McpApprovalPolicy, hosted_mcp_tool
-from tooltape.tools.shell import ContainerAuto, ContainerReference, ShellConfig
+from tooltape.tools.image_generation import ImageGenerationConfig, ImageMask
+from tooltape.tools.mcp import HostedMcpConfig, McpApprovalPolicy, McpToolFilter, hosted_mcp_tool
+from tooltape.tools.network import DomainSecret, NetworkAllowlist, NetworkDisabled
+from tooltape.tools.shell import ContainerAuto, ContainerReference, LocalShellConfig, ShellConfig
+from tooltape.tools.skills import InlineSkill, LocalSkill, SkillReference
 from tooltape.tools.web_search import DomainFilter, GeoHint, WebSearchConfig
 
 URL = "https://mcp.example.com/mcp"
+TUNNEL = "tunnel_" + "a1" * 16
 
 BAD: list[tuple[str, Callable[[], object], tuple[str, ...]]] = [
     ("scheme", lambda: DomainFilter(allowed=("https://cdc.gov",)), ("allowed", "'cdc.gov'")),
@@ -93,6 +96,110 @@ BAD: list[tuple[str, Callable[[], object], tuple[str, ...]]] = [
     ("shell memory", lambda: ContainerAuto(memory_limit="8g"), ("memory_limit",)),  # type: ignore[arg-type]
     ("shell container", lambda: ContainerReference(""), ("container_id",)),
     ("shell env", lambda: ShellConfig(environment="local"), ("environment", "ContainerAuto")),  # type: ignore[arg-type]
+    # values the OpenAPI specification refuses, named with the values it accepts
+    (
+        "quality xhigh",
+        lambda: ImageGenerationConfig(quality="xhigh"),  # type: ignore[arg-type]
+        ("ImageGenerationConfig.quality", "'xhigh'", "low, medium, high, auto"),
+    ),
+    (
+        "format gif",
+        lambda: ImageGenerationConfig(output_format="gif"),  # type: ignore[arg-type]
+        ("output_format", "'gif'", "png, webp, jpeg"),
+    ),
+    (
+        "format svg",
+        lambda: ImageGenerationConfig(output_format="svg"),  # type: ignore[arg-type]
+        ("output_format", "png, webp, jpeg"),
+    ),
+    (
+        "action",
+        lambda: ImageGenerationConfig(action="draw"),  # type: ignore[arg-type]
+        ("action", "generate, edit, auto"),
+    ),
+    (
+        "moderation",
+        lambda: ImageGenerationConfig(moderation="high"),  # type: ignore[arg-type]
+        ("moderation", "auto, low"),
+    ),
+    (
+        "compression",
+        lambda: ImageGenerationConfig(output_compression=101),
+        ("output_compression", "0 to 100"),
+    ),
+    (
+        "fidelity",
+        lambda: ImageGenerationConfig(input_fidelity="medium"),  # type: ignore[arg-type]
+        ("input_fidelity", "high, low"),
+    ),
+    ("empty mask", lambda: ImageMask(), ("image_url", "file_id")),
+    (
+        "mask type",
+        lambda: ImageGenerationConfig(input_image_mask="file-1"),  # type: ignore[arg-type]
+        ("input_image_mask", "ImageMask"),
+    ),
+    (
+        "connector",
+        lambda: HostedMcpConfig("x", connector_id="connector_slack"),  # type: ignore[arg-type]
+        ("connector_id", "'connector_slack'", "connector_gmail", "connector_sharepoint"),
+    ),
+    ("tunnel", lambda: HostedMcpConfig("x", tunnel_id="tunnel_ABC"), ("tunnel_id", "32")),
+    (
+        "url and tunnel",
+        lambda: HostedMcpConfig("x", server_url=URL, tunnel_id=TUNNEL),
+        ("exactly one", "server_url, tunnel_id"),
+    ),
+    ("empty tool filter", lambda: McpToolFilter(), ("tool_names", "read_only")),
+    ("read_only", lambda: McpToolFilter(read_only="yes"), ("read_only", "True/False")),  # type: ignore[arg-type]
+    (
+        "defer_loading",
+        lambda: HostedMcpConfig("x", server_url=URL, defer_loading=1),  # type: ignore[arg-type]
+        ("defer_loading",),
+    ),
+    ("allowlist empty", lambda: NetworkAllowlist(()), ("allowed_domains", "NetworkDisabled")),
+    (
+        "allowlist url",
+        lambda: NetworkAllowlist(("https://pypi.org",)),
+        ("allowed_domains", "'pypi.org'"),
+    ),
+    (
+        "secret elsewhere",
+        lambda: NetworkAllowlist(("pypi.org",), (DomainSecret("a.com", "TOKEN", "s3cret"),)),
+        ("domain_secrets", "'a.com'"),
+    ),
+    ("secret empty", lambda: DomainSecret("a.com", "TOKEN", ""), ("value",)),
+    (
+        "policy type",
+        lambda: ContainerAuto(network_policy="off"),  # type: ignore[arg-type]
+        ("network_policy", "NetworkDisabled()"),
+    ),
+    (
+        "container and policy",
+        lambda: CodeInterpreterConfig(container_id="cntr", network_policy=NetworkDisabled()),
+        ("container_id", "network_policy"),
+    ),
+    (
+        "51 files",
+        lambda: ContainerAuto(file_ids=tuple(f"file-{i}" for i in range(51))),
+        ("file_ids", "at most 50"),
+    ),
+    (
+        "51 interpreter files",
+        lambda: CodeInterpreterConfig(file_ids=tuple(f"file-{i}" for i in range(51))),
+        ("file_ids", "at most 50"),
+    ),
+    ("skill version", lambda: SkillReference("skill_1", version="v2"), ("version", "latest")),
+    ("skill bundle", lambda: InlineSkill("lint", "Lints code", b""), ("bundle",)),
+    (
+        "local skill in a container",
+        lambda: ContainerAuto(skills=(LocalSkill("lint", "Lints", "./skills/lint"),)),  # type: ignore[arg-type]
+        ("skills", "SkillReference, InlineSkill"),
+    ),
+    (
+        "container skill on a local shell",
+        lambda: LocalShellConfig(skills=(SkillReference("skill_1"),)),  # type: ignore[arg-type]
+        ("skills", "LocalSkill"),
+    ),
 ]
 
 
@@ -115,6 +222,14 @@ def test_good_configs_are_kept_and_normalised() -> None:
     mcp = HostedMcpConfig("deepwiki", server_url=URL, allowed_tools=["ask"], headers={"A": "b"})  # type: ignore[arg-type]
     assert mcp.allowed_tools == ("ask",) and mcp.headers == {"A": "b"}
     assert ShellConfig().environment == ContainerAuto()
+    assert HostedMcpConfig("t", tunnel_id=TUNNEL).tunnel_id == TUNNEL
+    assert HostedMcpConfig("g", connector_id="connector_googledrive").connector_id
+
+
+def test_domain_secret_values_stay_out_of_reprs() -> None:
+    policy = NetworkAllowlist(("pypi.org",), (DomainSecret("pypi.org", "TOKEN", "s3cret-value"),))
+    assert "s3cret-value" not in repr(policy)
+    assert "s3cret-value" not in repr(ContainerAuto(network_policy=policy))
 
 
 @pytest.mark.parametrize(
@@ -128,6 +243,11 @@ def test_good_configs_are_kept_and_normalised() -> None:
         ImageGenerationConfig(),
         HostedMcpConfig("x", server_url=URL),
         ShellConfig(),
+        McpToolFilter(read_only=True),
+        ImageMask(file_id="file-1"),
+        NetworkAllowlist(("pypi.org",)),
+        SkillReference("skill_1"),
+        LocalShellConfig(),
     ],
 )
 def test_configs_are_frozen_slotted_dataclasses(config: Any) -> None:

@@ -64,7 +64,11 @@ def _label_tool(label: str, spec: object = None) -> HostedTool[Any] | None:
         recorded = (url, None)
     for server_url, connector_id in (recorded, (_PLACEHOLDER_URL, None)):
         try:
-            config = HostedMcpConfig(label, server_url=server_url, connector_id=connector_id)
+            config = HostedMcpConfig(
+                label,
+                server_url=server_url,
+                connector_id=connector_id,  # pyright: ignore[reportArgumentType]
+            )
         except PromptValidationError:
             continue  # a recorded URL no config accepts; then a label none does
         return hosted_mcp_tool(config, name="mcp")

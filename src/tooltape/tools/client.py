@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import dataclasses
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from tooltape.prompt import PromptValidationError, Tool
 from tooltape.prompt.generic import TypeArgsAlias, specialize
+from tooltape.prompt.hosted import is_frozen_dataclass_instance
 from tooltape.prompt.naming import check_tool_name
 
 ParamsT = TypeVar("ParamsT")
@@ -24,17 +25,25 @@ class ClientExecutedTool(Tool[ParamsT, ResultT]):
     answers with the kind's ``*_output`` item. The params dataclass mirrors
     the provider's call item, so hooks see the same arguments the provider
     sent. Overrides are off by default: the provider, not the description,
-    tells the model how to use the tool.
+    tells the model how to use the tool. ``config`` holds the kind's own
+    settings (a frozen dataclass the codec serialises, such as the display of
+    a computer or the grammar of a custom tool); ``None`` when it has none.
     """
 
     accepts_overrides: bool = False
     kind: str = ""
+    config: Any = None
 
     def __class_getitem__(cls, params: object) -> TypeArgsAlias:  # pyright: ignore[reportIncompatibleMethodOverride]
         return specialize(cls, params)
 
     def __post_init__(self) -> None:
         check_tool_name(self.kind, what="Client-executed tool kind")
+        if self.config is not None and not is_frozen_dataclass_instance(self.config):
+            raise PromptValidationError(
+                f"ClientExecutedTool {self.name!r}: config must be a frozen dataclass instance "
+                f"(got {type(self.config).__name__})."
+            )
         if self.handler is None:
             raise PromptValidationError(
                 f"ClientExecutedTool {self.name!r}: the client runs its calls, so it needs a "

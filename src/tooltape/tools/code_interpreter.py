@@ -7,9 +7,12 @@ from dataclasses import dataclass
 from tooltape.prompt import HostedTool
 from tooltape.prompt.section import EnabledPredicate
 from tooltape.tools.hosted_section import HostedToolSection
+from tooltape.tools.network import NetworkPolicy, check_network_policy
 from tooltape.tools.rendering import JsonRendered
 from tooltape.tools.validation import (
+    MAX_CONTAINER_FILES,
     MemoryLimit,
+    check_max_items,
     check_memory_limit,
     check_text,
     invalid,
@@ -22,27 +25,35 @@ class CodeInterpreterConfig:
     """Which container the code runs in.
 
     With ``container_id`` the code runs in that existing container;
-    without it the provider creates one, with ``file_ids`` mounted and
-    ``memory_limit`` (``1g``/``4g``/``16g``/``64g``) if given.
-    ``include_outputs`` asks for logs and images in the response.
+    without it the provider creates one, with ``file_ids`` (at most 50)
+    mounted, ``memory_limit`` (``1g``/``4g``/``16g``/``64g``) and
+    ``network_policy`` (``NetworkDisabled()`` / ``NetworkAllowlist(...)``) if
+    given. ``include_outputs`` asks for logs and images in the response.
     """
 
     container_id: str | None = None
     file_ids: tuple[str, ...] = ()
     memory_limit: MemoryLimit | None = None
     include_outputs: bool = True
+    network_policy: NetworkPolicy | None = None
 
     def __post_init__(self) -> None:
         owner = "CodeInterpreterConfig"
         check_text(owner, "container_id", self.container_id)
-        object.__setattr__(self, "file_ids", string_tuple(owner, "file_ids", self.file_ids))
+        file_ids = string_tuple(owner, "file_ids", self.file_ids)
+        check_max_items(owner, "file_ids", file_ids, MAX_CONTAINER_FILES)
+        object.__setattr__(self, "file_ids", file_ids)
         check_memory_limit(owner, "memory_limit", self.memory_limit)
-        if self.container_id is not None and (self.file_ids or self.memory_limit is not None):
+        check_network_policy(owner, self.network_policy)
+        new_container_only = (
+            self.file_ids or self.memory_limit is not None or self.network_policy is not None
+        )
+        if self.container_id is not None and new_container_only:
             invalid(
                 owner,
                 "container_id",
-                "an existing container cannot also take file_ids or memory_limit",
-                "drop container_id to get a new container, or drop file_ids and memory_limit",
+                "an existing container cannot also take file_ids, memory_limit or network_policy",
+                "drop container_id to get a new container, or drop the new-container settings",
             )
         if not isinstance(self.include_outputs, bool):
             invalid(owner, "include_outputs", f"{self.include_outputs!r}", "use True/False")

@@ -12,13 +12,21 @@ from tooltape.tools.hosted_section import HostedToolSection
 from tooltape.tools.rendering import JsonRendered
 from tooltape.tools.validation import check_choice, check_int_range, check_text, invalid
 
-ImageQuality = Literal["low", "medium", "high", "xhigh", "max", "auto"]
-ImageFormat = Literal["png", "webp", "jpeg", "gif", "svg"]
+# The values the official OpenAPI document's ImageGenTool accepts; newer SDK
+# releases list more (xhigh, gif, svg...) that the API spec still refuses.
+ImageQuality = Literal["low", "medium", "high", "auto"]
+ImageFormat = Literal["png", "webp", "jpeg"]
 ImageBackground = Literal["transparent", "opaque", "auto"]
+ImageAction = Literal["generate", "edit", "auto"]
+ImageModeration = Literal["auto", "low"]
+InputFidelity = Literal["high", "low"]
 
-_QUALITIES = ("low", "medium", "high", "xhigh", "max", "auto")
-_FORMATS = ("png", "webp", "jpeg", "gif", "svg")
+_QUALITIES = ("low", "medium", "high", "auto")
+_FORMATS = ("png", "webp", "jpeg")
 _BACKGROUNDS = ("transparent", "opaque", "auto")
+_ACTIONS = ("generate", "edit", "auto")
+_MODERATIONS = ("auto", "low")
+_FIDELITIES = ("high", "low")
 _SIZE = re.compile(r"^[1-9][0-9]*x[1-9][0-9]*$")
 _MIME = {"png": "image/png", "webp": "image/webp", "jpeg": "image/jpeg", "gif": "image/gif"}
 
@@ -31,12 +39,31 @@ def image_mime_type(output_format: str | None) -> str:
 
 
 @dataclass(frozen=True, slots=True)
+class ImageMask:
+    """An inpainting mask: a base64 ``data:`` URL (``image_url``) or an uploaded ``file_id``."""
+
+    image_url: str | None = None
+    file_id: str | None = None
+
+    def __post_init__(self) -> None:
+        check_text("ImageMask", "image_url", self.image_url)
+        check_text("ImageMask", "file_id", self.file_id)
+        if self.image_url is None and self.file_id is None:
+            invalid("ImageMask", "image_url", "the mask is empty", "give image_url or file_id")
+
+
+@dataclass(frozen=True, slots=True)
 class ImageGenerationConfig:
     """How images are drawn; ``None`` leaves a setting to the provider.
 
     ``size`` is ``"auto"`` or ``"WIDTHxHEIGHT"``; ``partial_images`` (0-3)
     is how many previews to stream; a transparent ``background`` needs a
-    ``png`` or ``webp`` ``output_format``.
+    ``png`` or ``webp`` ``output_format``. ``action`` chooses between a new
+    image and an edit, ``moderation`` is ``auto`` or ``low``,
+    ``output_compression`` (0-100) applies to ``jpeg``/``webp``,
+    ``input_fidelity`` says how closely edits follow the input images and
+    ``input_image_mask`` is an ``ImageMask`` for inpainting. Every value the
+    provider's specification refuses is refused here, naming the choices.
     """
 
     model: str | None = None
@@ -45,6 +72,11 @@ class ImageGenerationConfig:
     output_format: ImageFormat | None = None
     background: ImageBackground | None = None
     partial_images: int | None = None
+    action: ImageAction | None = None
+    moderation: ImageModeration | None = None
+    output_compression: int | None = None
+    input_fidelity: InputFidelity | None = None
+    input_image_mask: ImageMask | None = None
 
     def __post_init__(self) -> None:
         owner = "ImageGenerationConfig"
@@ -59,6 +91,12 @@ class ImageGenerationConfig:
         check_choice(owner, "output_format", self.output_format, _FORMATS)
         check_choice(owner, "background", self.background, _BACKGROUNDS)
         check_int_range(owner, "partial_images", self.partial_images, 0, 3)
+        check_choice(owner, "action", self.action, _ACTIONS)
+        check_choice(owner, "moderation", self.moderation, _MODERATIONS)
+        check_int_range(owner, "output_compression", self.output_compression, 0, 100)
+        check_choice(owner, "input_fidelity", self.input_fidelity, _FIDELITIES)
+        if self.input_image_mask is not None and not isinstance(self.input_image_mask, ImageMask):
+            invalid(owner, "input_image_mask", "is not an ImageMask", "wrap it: ImageMask(...)")
         if self.background == "transparent" and self.output_format not in (None, "png", "webp"):
             invalid(
                 owner,

@@ -12,9 +12,54 @@ from tooltape.prompt.section import EnabledPredicate
 from tooltape.prompt.signature import check_positional_call
 from tooltape.tools.hosted_section import HostedToolSection
 from tooltape.tools.rendering import JsonRendered
-from tooltape.tools.validation import check_text, invalid, string_tuple
+from tooltape.tools.validation import check_bool, check_choice, check_text, invalid, string_tuple
 
 _LABEL = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
+_TUNNEL = re.compile(r"^tunnel_[a-z0-9]{32}$")
+
+McpConnector = Literal[
+    "connector_dropbox",
+    "connector_gmail",
+    "connector_googlecalendar",
+    "connector_googledrive",
+    "connector_microsoftteams",
+    "connector_outlookcalendar",
+    "connector_outlookemail",
+    "connector_sharepoint",
+]
+MCP_CONNECTORS: tuple[McpConnector, ...] = (
+    "connector_dropbox",
+    "connector_gmail",
+    "connector_googlecalendar",
+    "connector_googledrive",
+    "connector_microsoftteams",
+    "connector_outlookcalendar",
+    "connector_outlookemail",
+    "connector_sharepoint",
+)
+"""The service connectors the provider's specification lists for ``connector_id``."""
+
+
+@dataclass(frozen=True, slots=True)
+class McpToolFilter:
+    """Which of the server's tools the model sees: by name, by read-only hint, or both.
+
+    ``read_only=True`` keeps the tools the server annotates with
+    ``readOnlyHint``; ``False`` keeps the others.
+    """
+
+    tool_names: tuple[str, ...] = ()
+    read_only: bool | None = None
+
+    def __post_init__(self) -> None:
+        names = string_tuple("McpToolFilter", "tool_names", self.tool_names)
+        object.__setattr__(self, "tool_names", names)
+        if self.read_only is not None:
+            check_bool("McpToolFilter", "read_only", self.read_only)
+        if not names and self.read_only is None:
+            invalid(
+                "McpToolFilter", "tool_names", "the filter is empty", "name tools or set read_only"
+            )
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,25 +87,30 @@ class McpApprovalPolicy:
 class HostedMcpConfig:
     """Which MCP server the provider talks to and what it may call there.
 
-    Set exactly one of ``server_url`` (an http(s) URL) and ``connector_id``
-    (a provider connector such as ``connector_gmail``). ``allowed_tools``
-    limits the tools the model sees; ``require_approval`` is ``"always"``
-    (the API's own default, and this one's: it is always sent), ``"never"``
-    or an ``McpApprovalPolicy``; ``None`` means ``"always"``. Calls that need
+    Set exactly one of ``server_url`` (an http(s) URL), ``connector_id`` (one
+    of ``MCP_CONNECTORS``, such as ``connector_gmail``) and ``tunnel_id`` (a
+    Secure MCP Tunnel, ``tunnel_`` and 32 lower-case letters or digits).
+    ``allowed_tools`` limits the tools the model sees, by name or with an
+    ``McpToolFilter``; ``require_approval`` is ``"always"`` (the API's own
+    default, and this one's: it is always sent), ``"never"`` or an
+    ``McpApprovalPolicy``; ``None`` means ``"always"``. Calls that need
     approval are answered by the tool's approver (``hosted_mcp_tool(...,
     approver=...)``). ``headers`` and ``authorization`` are sent to the
     server (and redacted from cassettes); the repr shows the header names
-    only and hides the authorization.
+    only and hides the authorization. ``defer_loading=True`` leaves the
+    server's tools out of the model's context until a tool search finds them.
     """
 
     server_label: str
     server_url: str | None = None
-    connector_id: str | None = None
-    allowed_tools: tuple[str, ...] | None = None
+    connector_id: McpConnector | None = None
+    allowed_tools: tuple[str, ...] | McpToolFilter | None = None
     require_approval: Literal["always", "never"] | McpApprovalPolicy | None = "always"
     headers: Mapping[str, str] | None = None
     authorization: str | None = None
     server_description: str | None = None
+    tunnel_id: str | None = None
+    defer_loading: bool = False
 
     def __post_init__(self) -> None:
         owner = "HostedMcpConfig"
@@ -71,22 +121,38 @@ class HostedMcpConfig:
                 f"{self.server_label!r} is not a label",
                 "use 1-64 letters, digits, '_' or '-' (for example 'deepwiki')",
             )
-        if (self.server_url is None) == (self.connector_id is None):
+        given = [
+            name
+            for name in ("server_url", "connector_id", "tunnel_id")
+            if getattr(self, name) is not None
+        ]
+        if len(given) != 1:
             invalid(
                 owner,
                 "server_url",
-                "set exactly one of server_url and connector_id",
-                "give the server's URL or a connector id, not both and not neither",
+                "set exactly one of server_url, connector_id and tunnel_id"
+                + (f" (got {', '.join(given)})" if given else ""),
+                "give the server's URL, a connector id or a tunnel id: one of them",
             )
         if self.server_url is not None and (
             not isinstance(self.server_url, str)
             or not self.server_url.startswith(("https://", "http://"))
         ):
             invalid(owner, "server_url", f"{self.server_url!r}", "use an http(s):// URL")
-        check_text(owner, "connector_id", self.connector_id)
-        if self.allowed_tools is not None:
+        check_choice(owner, "connector_id", self.connector_id, MCP_CONNECTORS)
+        if self.tunnel_id is not None and (
+            not isinstance(self.tunnel_id, str) or not _TUNNEL.fullmatch(self.tunnel_id)
+        ):
+            invalid(
+                owner,
+                "tunnel_id",
+                f"{self.tunnel_id!r} is not a tunnel id",
+                "use the id the tunnel was created with: 'tunnel_' and 32 [a-z0-9] characters",
+            )
+        if self.allowed_tools is not None and not isinstance(self.allowed_tools, McpToolFilter):
             tools = string_tuple(owner, "allowed_tools", self.allowed_tools)
             object.__setattr__(self, "allowed_tools", tools)
+        check_bool(owner, "defer_loading", self.defer_loading)
         if self.require_approval is None:
             object.__setattr__(self, "require_approval", "always")
         if not isinstance(

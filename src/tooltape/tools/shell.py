@@ -8,6 +8,7 @@ here, through an executor (by default a subprocess per command).
 from __future__ import annotations
 
 import os
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Protocol
@@ -17,9 +18,19 @@ from tooltape.prompt.section import EnabledPredicate
 from tooltape.tools.client import ClientExecutedTool
 from tooltape.tools.hosted_section import HostedToolSection
 from tooltape.tools.local_command import DEFAULT_MAX_OUTPUT_BYTES, run_command
+from tooltape.tools.network import NetworkPolicy, check_network_policy
 from tooltape.tools.rendering import JsonRendered
+from tooltape.tools.skills import (
+    ContainerSkill,
+    InlineSkill,
+    LocalSkill,
+    SkillReference,
+    skill_tuple,
+)
 from tooltape.tools.validation import (
+    MAX_CONTAINER_FILES,
     MemoryLimit,
+    check_max_items,
     check_memory_limit,
     check_text,
     invalid,
@@ -29,16 +40,27 @@ from tooltape.tools.validation import (
 
 @dataclass(frozen=True, slots=True)
 class ContainerAuto:
-    """A new container for this response, with ``file_ids`` mounted."""
+    """A new container for this response.
+
+    ``file_ids`` (at most 50) are mounted; ``network_policy`` limits its
+    outbound network (``None``: the provider's default); ``skills`` are
+    ``SkillReference``/``InlineSkill`` entries the shell may use.
+    """
 
     file_ids: tuple[str, ...] = ()
     memory_limit: MemoryLimit | None = None
+    network_policy: NetworkPolicy | None = None
+    skills: tuple[ContainerSkill, ...] = ()
 
     def __post_init__(self) -> None:
-        object.__setattr__(
-            self, "file_ids", string_tuple("ContainerAuto", "file_ids", self.file_ids)
-        )
-        check_memory_limit("ContainerAuto", "memory_limit", self.memory_limit)
+        owner = "ContainerAuto"
+        file_ids = string_tuple(owner, "file_ids", self.file_ids)
+        check_max_items(owner, "file_ids", file_ids, MAX_CONTAINER_FILES)
+        object.__setattr__(self, "file_ids", file_ids)
+        check_memory_limit(owner, "memory_limit", self.memory_limit)
+        check_network_policy(owner, self.network_policy)
+        skills = skill_tuple(owner, self.skills, (SkillReference, InlineSkill))
+        object.__setattr__(self, "skills", skills)
 
 
 @dataclass(frozen=True, slots=True)
@@ -102,10 +124,15 @@ class ShellOutput:
 
 @dataclass(frozen=True, slots=True)
 class ShellResult(JsonRendered):
-    """Commands and their outputs, in order (fewer outputs when some did not report)."""
+    """Commands and their outputs, in order (fewer outputs when some did not report).
+
+    ``container_id`` names the provider container a hosted shell ran in, when
+    the call item says (a local shell has none).
+    """
 
     commands: tuple[str, ...] = ()
     outputs: tuple[ShellOutput, ...] = ()
+    container_id: str | None = None
 
     @property
     def stdout(self) -> str:
@@ -154,6 +181,17 @@ class ShellSection(HostedToolSection):
     ) -> None:
         tool = shell_tool(config, name=name)
         super().__init__(tool, title="Shell", key=key, template=_TEMPLATE, enabled=enabled)
+
+
+@dataclass(frozen=True, slots=True)
+class LocalShellConfig:
+    """What the provider is told about a local shell: the ``LocalSkill`` folders it may use."""
+
+    skills: tuple[LocalSkill, ...] = ()
+
+    def __post_init__(self) -> None:
+        skills = skill_tuple("LocalShellConfig", self.skills, (LocalSkill,))
+        object.__setattr__(self, "skills", skills)
 
 
 class ShellExecutor(Protocol):
@@ -210,6 +248,7 @@ def local_shell_tool(
     cwd: str | os.PathLike[str] | None = None,
     timeout_s: float = 60,
     name: str = "shell",
+    skills: Sequence[LocalSkill] = (),
 ) -> ClientExecutedTool[ShellCall, ShellResult]:
     """The provider's shell tool, answered on this machine.
 
@@ -217,6 +256,7 @@ def local_shell_tool(
     in ``cwd`` with at most ``timeout_s`` seconds (less if the call's
     ``timeout_ms`` asks for less). A non-zero exit code is a successful call
     whose output says so; only an executor that cannot start fails the call.
+    ``skills`` lists ``LocalSkill`` folders the model is told it may use.
     """
     if isinstance(timeout_s, bool) or not isinstance(timeout_s, int | float) or timeout_s <= 0:
         raise PromptValidationError(f"local_shell_tool: timeout_s={timeout_s!r}; use seconds > 0.")
@@ -248,4 +288,5 @@ def local_shell_tool(
         params_type=ShellCall,
         result_type=ShellResult,
         kind="shell",
+        config=LocalShellConfig(tuple(skills)),
     )

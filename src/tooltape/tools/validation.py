@@ -36,6 +36,18 @@ def string_tuple(owner: str, field: str, values: object) -> tuple[str, ...]:
     return cast("tuple[str, ...]", items)
 
 
+def check_max_items(owner: str, field: str, values: tuple[object, ...], limit: int) -> None:
+    """``values`` holds at most ``limit`` entries (the provider's ``maxItems``)."""
+    if len(values) > limit:
+        invalid(owner, field, f"{len(values)} entries", f"the provider takes at most {limit}")
+
+
+def check_bool(owner: str, field: str, value: object) -> None:
+    """``value`` is ``True`` or ``False`` (not a truthy stand-in)."""
+    if not isinstance(value, bool):
+        invalid(owner, field, f"{value!r} is not a bool", "use True/False")
+
+
 def check_text(owner: str, field: str, value: object) -> None:
     """``value`` is ``None`` or a non-blank string."""
     if value is not None and (not isinstance(value, str) or not value.strip()):
@@ -112,6 +124,7 @@ def check_timezone(owner: str, field: str, value: object) -> None:
 
 
 MEMORY_LIMITS = ("1g", "4g", "16g", "64g")
+MAX_CONTAINER_FILES = 50
 
 
 def check_memory_limit(owner: str, field: str, value: object) -> None:

@@ -69,6 +69,7 @@ _ENCRYPTED_IN_TEXT = re.compile(r'("encrypted_content"\s*:\s*")((?:[^"\\]|\\.)*)
 # authorization are redacted by key, not by shape.
 _UNREDACTED_ENCRYPTED = re.compile(rb'"encrypted_content"\s*:\s*"(?!REDACTED"|")')
 _MCP_CREDENTIAL_KEYS = (b'"headers"', b'"authorization"')
+_DOMAIN_SECRETS = b'"domain_secrets"'
 
 
 def might_need_scrubbing(raw: bytes, policy: ScrubPolicy = DEFAULT_POLICY) -> bool:
@@ -83,7 +84,7 @@ def might_need_scrubbing(raw: bytes, policy: ScrubPolicy = DEFAULT_POLICY) -> bo
         return True
     if b'"mcp"' in raw and any(key in raw for key in _MCP_CREDENTIAL_KEYS):
         return True
-    if policy.field_search.search(raw):
+    if policy.field_search.search(raw) or _DOMAIN_SECRETS in raw:
         return True
     try:
         text = raw.decode("utf-8")
@@ -190,6 +191,22 @@ def _scrub_mcp_tool(tool: dict[str, object]) -> dict[str, object]:
     return result
 
 
+def _scrub_domain_secrets(policy: dict[str, object]) -> dict[str, object]:
+    """A container network policy with the values of its ``domain_secrets`` hidden."""
+    secrets = policy.get("domain_secrets")
+    if not isinstance(secrets, list):
+        return policy
+    hidden: list[object] = []
+    for secret in cast(list[object], secrets):
+        entry: object = secret
+        if isinstance(secret, Mapping):
+            mapping = cast(Mapping[str, object], secret)
+            if mapping.get("value") not in (None, "", REDACTED):
+                entry = {**mapping, "value": REDACTED}
+        hidden.append(entry)
+    return policy if hidden == secrets else {**policy, "domain_secrets": hidden}
+
+
 def _scrub_dict(tree: dict[str, object], policy: ScrubPolicy) -> dict[str, object]:
     result: dict[str, object] | None = None
     for key, value in tree.items():
@@ -206,6 +223,8 @@ def _scrub_dict(tree: dict[str, object], policy: ScrubPolicy) -> dict[str, objec
     scrubbed = tree if result is None else result
     if scrubbed.get("type") == "mcp":
         scrubbed = _scrub_mcp_tool(scrubbed)
+    elif "domain_secrets" in scrubbed:
+        scrubbed = _scrub_domain_secrets(scrubbed)
     return scrubbed
 
 
@@ -213,9 +232,10 @@ def scrub_tree(tree: object, policy: ScrubPolicy = DEFAULT_POLICY) -> object:
     """A JSON tree with secrets redacted; unchanged subtrees are shared, not copied.
 
     Redacts secrets in every string value (see :func:`scrub_text`), the values
-    of secret body fields, every reasoning ``encrypted_content`` string, and
-    the ``headers`` values and ``authorization`` of every ``{"type": "mcp"}``
-    tool spec.
+    of secret body fields, every reasoning ``encrypted_content`` string, the
+    ``headers`` values and ``authorization`` of every ``{"type": "mcp"}``
+    tool spec, and the ``value`` of every container network policy's
+    ``domain_secrets``.
     """
     if isinstance(tree, str):
         return scrub_text(tree, policy)

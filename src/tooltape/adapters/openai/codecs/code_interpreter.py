@@ -8,6 +8,7 @@ from typing import Any
 from tooltape.adapters.codec import HostedCall
 from tooltape.adapters.openai.codecs.base64_data import decode_data_url
 from tooltape.adapters.openai.codecs.calls import hosted_call
+from tooltape.adapters.openai.codecs.containers import network_policy_wire
 from tooltape.adapters.openai.codecs.failures import call_failure
 from tooltape.adapters.openai.codecs.items import elements, item_type, locate, of_types, text
 from tooltape.adapters.openai.codecs.messages import Annotation, answer
@@ -80,6 +81,8 @@ class CodeInterpreterCodec:
             container["file_ids"] = list(config.file_ids)
         if config.memory_limit is not None:
             container["memory_limit"] = config.memory_limit
+        if config.network_policy is not None:
+            container["network_policy"] = network_policy_wire(config.network_policy)
         return {"type": "code_interpreter", "container": container}
 
     def includes(self, tool: HostedTool[CodeInterpreterConfig]) -> tuple[str, ...]:

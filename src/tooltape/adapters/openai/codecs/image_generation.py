@@ -19,7 +19,18 @@ from tooltape.tools.image_generation import (
 )
 
 _ITEM = "image_generation_call"
-_SETTINGS = ("model", "size", "quality", "output_format", "background", "partial_images")
+_SETTINGS = (
+    "model",
+    "size",
+    "quality",
+    "output_format",
+    "background",
+    "partial_images",
+    "action",
+    "moderation",
+    "output_compression",
+    "input_fidelity",
+)
 
 
 def _image(item: object, response_items: Sequence[Any]) -> GeneratedImage | None:
@@ -53,6 +64,13 @@ class ImageGenerationCodec:
             value = getattr(tool.config, key)
             if value is not None:
                 spec[key] = value
+        mask = tool.config.input_image_mask
+        if mask is not None:
+            spec["input_image_mask"] = {
+                key: value
+                for key, value in (("image_url", mask.image_url), ("file_id", mask.file_id))
+                if value is not None
+            }
         return spec
 
     def includes(self, tool: HostedTool[ImageGenerationConfig]) -> tuple[str, ...]:

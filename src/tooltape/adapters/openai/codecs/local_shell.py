@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from tooltape.adapters.openai.codecs.containers import local_skills_wire
 from tooltape.adapters.openai.codecs.items import field, integer, text
 from tooltape.adapters.openai.codecs.shell import shell_call
 from tooltape.prompt import Tool, ToolResult
-from tooltape.tools.shell import ShellOutput, ShellResult
+from tooltape.tools.shell import LocalShellConfig, ShellOutput, ShellResult
 
 
 def _chunk(output: ShellOutput) -> dict[str, Any]:
@@ -43,7 +44,11 @@ class LocalShellCodec:
         return (self.call_item_type,)
 
     def serialize(self, tool: Tool[Any, Any]) -> dict[str, Any]:
-        return {"type": "shell", "environment": {"type": "local"}}
+        environment: dict[str, Any] = {"type": "local"}
+        config: object = getattr(tool, "config", None)
+        if isinstance(config, LocalShellConfig) and config.skills:
+            environment["skills"] = local_skills_wire(config.skills)
+        return {"type": "shell", "environment": environment}
 
     def tool_choice(self, tool: Tool[Any, Any]) -> dict[str, Any]:
         """The ``tool_choice`` that forces the shell."""

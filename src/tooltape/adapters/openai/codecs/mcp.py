@@ -26,6 +26,7 @@ from tooltape.tools.mcp import (
     McpApprovalRequest,
     McpInvocation,
     McpToolCall,
+    McpToolFilter,
     McpToolInfo,
 )
 
@@ -42,6 +43,17 @@ def _approval(policy: str | McpApprovalPolicy) -> str | dict[str, Any]:
         wire["always"] = {"tool_names": list(policy.always)}
     if policy.never:
         wire["never"] = {"tool_names": list(policy.never)}
+    return wire
+
+
+def _allowed(tools: tuple[str, ...] | McpToolFilter) -> list[str] | dict[str, Any]:
+    if not isinstance(tools, McpToolFilter):
+        return list(tools)
+    wire: dict[str, Any] = {}
+    if tools.tool_names:
+        wire["tool_names"] = list(tools.tool_names)
+    if tools.read_only is not None:
+        wire["read_only"] = tools.read_only
     return wire
 
 
@@ -100,16 +112,20 @@ class McpCodec:
             spec["server_url"] = config.server_url
         if config.connector_id is not None:
             spec["connector_id"] = config.connector_id
+        if config.tunnel_id is not None:
+            spec["tunnel_id"] = config.tunnel_id
         if config.server_description is not None:
             spec["server_description"] = config.server_description
         if config.allowed_tools is not None:
-            spec["allowed_tools"] = list(config.allowed_tools)
+            spec["allowed_tools"] = _allowed(config.allowed_tools)
         if config.require_approval is not None:
             spec["require_approval"] = _approval(config.require_approval)
         if config.headers is not None:
             spec["headers"] = dict(config.headers)
         if config.authorization is not None:
             spec["authorization"] = config.authorization
+        if config.defer_loading:
+            spec["defer_loading"] = True
         return spec
 
     def includes(self, tool: HostedTool[HostedMcpConfig]) -> tuple[str, ...]:

@@ -8,6 +8,7 @@ from typing import Any
 
 from tooltape.adapters.codec import HostedCall
 from tooltape.adapters.openai.codecs.calls import hosted_call
+from tooltape.adapters.openai.codecs.containers import container_skill_wire, network_policy_wire
 from tooltape.adapters.openai.codecs.failures import FAILED, call_failure, status
 from tooltape.adapters.openai.codecs.items import (
     elements,
@@ -61,6 +62,15 @@ def _is_local(item: object) -> bool:
     return item_type(field(item, "environment")) == "local"
 
 
+def _container(item: object) -> str | None:
+    # A hosted call names its container by reference; the request's
+    # container_auto never appears on a call item.
+    environment = field(item, "environment")
+    if item_type(environment) != "container_reference":
+        return None
+    return text(environment, "container_id")
+
+
 class ShellCodec:
     """The hosted ``shell`` (commands run in a provider container).
 
@@ -93,6 +103,10 @@ class ShellCodec:
             wire["file_ids"] = list(environment.file_ids)
         if environment.memory_limit is not None:
             wire["memory_limit"] = environment.memory_limit
+        if environment.network_policy is not None:
+            wire["network_policy"] = network_policy_wire(environment.network_policy)
+        if environment.skills:
+            wire["skills"] = [container_skill_wire(skill) for skill in environment.skills]
         return {"type": "shell", "environment": wire}
 
     def includes(self, tool: HostedTool[ShellConfig]) -> tuple[str, ...]:
@@ -121,7 +135,7 @@ class ShellCodec:
             if error is None and answer is not None:
                 error = call_failure(answer, "reporting command output")
             outputs = _outputs(answer) if answer is not None else ()
-            output = ShellResult(commands=params.commands, outputs=outputs)
+            output = ShellResult(params.commands, outputs, container_id=_container(item))
             calls.append(hosted_call(self.kind, item, params=params, output=output, error=error))
         return tuple(calls)
 
@@ -134,4 +148,5 @@ class ShellCodec:
         return ShellResult(
             commands=tuple(c for item, _ in pairs for c in shell_call(item).commands),
             outputs=tuple(o for _, answer in pairs if answer is not None for o in _outputs(answer)),
+            container_id=next((c for item, _ in pairs if (c := _container(item))), None),
         )
