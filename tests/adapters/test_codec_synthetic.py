@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 from openai.types.responses import Response
+from openapi_tools import assert_output_items_valid
 
 from tooltape.adapters.openai.codecs import (
     CodeInterpreterCodec,
@@ -154,6 +155,7 @@ def test_shell_calls_pair_with_their_outputs(form: int) -> None:
     assert paired.output.stdout == "report.csv\n"
     assert paired.output.exit_codes == (0, None)
     assert [o.timed_out for o in paired.output.outputs] == [False, True]
+    assert paired.output.container_id == "cntr_synth_1"
     assert pending.success and pending.status == "in_progress"
     assert pending.output is not None and pending.output.outputs == ()
     assert pending.output.commands == ("python train.py",)
@@ -163,6 +165,16 @@ def test_shell_calls_pair_with_their_outputs(form: int) -> None:
     assert result is not None
     assert result.commands == ("ls /mnt/data", "sleep 999", "python train.py", "make test")
     assert len(result.outputs) == 2
+
+
+def test_the_completed_shell_fixture_is_a_spec_valid_response() -> None:
+    # A shell_call names its container by reference: the request's container_auto
+    # never appears on a call item (the specification allows local / container_reference).
+    items = fixture("shell_completed.json")["output"]
+    assert_output_items_valid(items)
+    result = ShellCodec().parse_output(items, shell_tool())
+    assert result is not None and result.container_id == "cntr_synth_contract"
+    assert result.stdout == "42\n"
 
 
 def test_hosted_shell_leaves_local_calls_to_the_client() -> None:

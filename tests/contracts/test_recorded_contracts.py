@@ -15,6 +15,7 @@ from typing import Any
 
 import openai
 import pytest
+from openapi_tools import assert_output_items_valid
 
 from tooltape import Prompt, Section, Session
 from tooltape.adapters.openai import OpenAIAdapter
@@ -38,7 +39,10 @@ def _reply_body(kind: str) -> dict[str, Any]:
     relative, index = SOURCES[kind]
     path = REPO / relative
     if index < 0:
-        return {k: v for k, v in json.loads(path.read_text()).items() if k != "_provenance"}
+        body = {k: v for k, v in json.loads(path.read_text()).items() if k != "_provenance"}
+        # A synthetic body must be a response the provider could send.
+        assert_output_items_valid(body["output"])
+        return body
     body = load_cassette(path).interactions[index].response.body
     assert isinstance(body, JsonBody)
     return dict(body.data)  # type: ignore[arg-type]
