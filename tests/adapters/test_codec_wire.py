@@ -268,6 +268,7 @@ def test_registry_covers_every_hosted_kind() -> None:
         "mcp",
         "shell",
         "web_search",
+        "web_search_preview",
     ]
     for kind, codec in CODECS.items():
         assert codec.kind == kind

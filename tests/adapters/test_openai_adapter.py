@@ -32,7 +32,7 @@ from tooltape.adapters.openai import OpenAIAdapter
 from tooltape.adapters.openai.codecs.registry import default_hosted_tool_codecs
 from tooltape.adapters.openai.native_tools import OpenAIShellSection, OpenAIWebSearchSection
 from tooltape.runtime.hooks import ToolHookContext
-from tooltape.testing.kinds import canonical_tools
+from tooltape.testing.kinds import shareable_tools
 from tooltape.testing.provider.faults import ProviderFaults
 from tooltape.tools.apply_patch import apply_patch_tool
 from tooltape.tools.shell import ShellSection
@@ -318,7 +318,7 @@ def test_tool_choice_maps_names_to_the_wire_and_relaxes_after_the_first_round(
 
 
 def test_every_request_body_validates_against_the_sdk_types(tmp_path: Path) -> None:
-    hosted = list(canonical_tools().values())
+    hosted = list(shareable_tools().values())
     prompt = Prompt[Answer](
         ns="t",
         key="everything",

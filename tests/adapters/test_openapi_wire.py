@@ -28,6 +28,7 @@ from tooltape.tools.network import DomainSecret, NetworkAllowlist, NetworkDisabl
 from tooltape.tools.shell import ContainerAuto, ContainerReference, ShellConfig, shell_tool
 from tooltape.tools.skills import InlineSkill, SkillReference
 from tooltape.tools.web_search import DomainFilter, GeoHint, WebSearchConfig, web_search_tool
+from tooltape.tools.web_search_preview import WebSearchPreviewConfig, web_search_preview_tool
 
 HOSTED = default_hosted_tool_codecs()
 MCP_URL = "https://mcp.deepwiki.com/mcp"
@@ -117,6 +118,15 @@ HOSTED_VARIANTS: list[HostedTool[Any]] = [
         )
     ),
     shell_tool(ShellConfig(ContainerAuto(network_policy=NetworkDisabled()))),
+    web_search_preview_tool(),
+    web_search_preview_tool(
+        WebSearchPreviewConfig(
+            geo_hint=GeoHint("US", "Austin", "Texas", "America/Chicago"),
+            context_size="medium",
+            content_types=("text", "image"),
+            alias="web_search_preview_2025_03_11",
+        )
+    ),
 ]
 
 

@@ -13,7 +13,7 @@ import pytest
 
 from tooltape import MarkdownSection, Prompt, Tool
 from tooltape.adapters.openai import OpenAIAdapter
-from tooltape.testing.kinds import canonical_tools
+from tooltape.testing.kinds import canonical_tools, shareable_tools
 from tooltape.testing.snapshots import WireSnapshot
 from tooltape.tools.apply_patch import apply_patch_tool
 from tooltape.tools.shell import local_shell_tool
@@ -55,7 +55,7 @@ def test_request_body(wire_snapshot: WireSnapshot, tmp_path: Path) -> None:
                     local_shell_tool(name="local_shell"),
                 ],
                 # the local shell stands in for the hosted one: a request carries one shell
-                hosted_tools=tuple(t for k, t in canonical_tools().items() if k != "shell"),
+                hosted_tools=tuple(t for k, t in shareable_tools().items() if k != "shell"),
             )
         ],
     )

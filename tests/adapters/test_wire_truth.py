@@ -22,7 +22,7 @@ from openapi_wire import assert_valid_request_body, problems
 from tooltape import MarkdownSection, Prompt, Tool, ToolContext, ToolResult
 from tooltape.adapters.openai import AllowedTools, McpToolChoice, OpenAIAdapter
 from tooltape.testing.cassette import JsonBody, load_cassette
-from tooltape.testing.kinds import canonical_tools
+from tooltape.testing.kinds import shareable_tools
 from tooltape.testing.provider.faults import ProviderFaults
 from tooltape.tools.apply_patch import apply_patch_tool
 from tooltape.tools.mcp import HostedMcpConfig, hosted_mcp_tool
@@ -50,7 +50,7 @@ def loose(params: Loose, *, context: ToolContext) -> ToolResult[int]:
 
 
 def everything(root: Path, *, approver: Any = None) -> Prompt[Answer]:
-    hosted: list[Any] = [t for k, t in canonical_tools().items() if k != "mcp"]
+    hosted: list[Any] = [t for k, t in shareable_tools().items() if k != "mcp"]
     hosted.append(
         hosted_mcp_tool(
             HostedMcpConfig("deepwiki", server_url="https://mcp.deepwiki.com/mcp"),
@@ -86,7 +86,7 @@ CHOICES: list[Any] = [
     "add_one",
     "loose",
     "apply_patch",
-    *canonical_tools(),
+    *shareable_tools(),
     AllowedTools(("add_one", "apply_patch", "web_search", "wiki", "shell")),
     AllowedTools(("loose", "file_search"), mode="required"),
     McpToolChoice("wiki", "ask_question"),

@@ -95,12 +95,42 @@ def _expected_calls(path: Path) -> list[list[tuple[str, str]]]:
 
 
 def test_the_registry_covers_the_design_call_items() -> None:
-    registered = {
-        item_type: kind
-        for kind, codec in default_hosted_tool_codecs().items()
-        for item_type in codec.item_types
+    readers: dict[str, set[str]] = {}
+    for kind, codec in default_hosted_tool_codecs().items():
+        for item_type in codec.item_types:
+            readers.setdefault(item_type, set()).add(kind)
+    for item_type, kind in HOSTED_CALL_ITEMS.items():
+        assert kind in readers.get(item_type, set()), item_type
+
+
+@pytest.mark.parametrize(
+    ("sent", "kind"),
+    [
+        ("web_search", "web_search"),
+        ("web_search_2025_08_26", "web_search"),
+        ("web_search_preview", "web_search_preview"),
+        ("web_search_preview_2025_03_11", "web_search_preview"),
+    ],
+)
+def test_a_call_two_kinds_read_is_listed_once_under_the_kind_the_request_used(
+    sent: str, kind: str, tmp_path: Path, cli: Callable[..., Run]
+) -> None:
+    item = {
+        "type": "web_search_call",
+        "id": "ws_synthetic_one",
+        "status": "completed",
+        "action": {"type": "search", "query": "synthetic"},
     }
-    assert HOSTED_CALL_ITEMS.items() <= registered.items()
+    path = write_cassette(
+        tmp_path / "one.json",
+        interaction(
+            {"json": {"model": "gpt-5", "input": "x", "tools": [{"type": sent}]}},
+            {"json": {"id": "resp_synthetic", "status": "completed", "output": [item]}},
+        ),
+    )
+    report = json.loads(cli("inspect", str(path), "--json").out)["interactions"][0]
+    assert [(c["kind"], c["id"]) for c in report["calls"]] == [(kind, "ws_synthetic_one")]
+    assert list(report["hosted_outputs"]) == [kind]
 
 
 @pytest.mark.parametrize("path", REAL_FILES, ids=IDS)

@@ -3,7 +3,7 @@
 Recording (``pytest tests/contracts --record-mode=rewrite`` with any
 ``OPENAI_API_KEY``) sends the adapter's real request to a loopback server
 that answers with a real recorded response body (the imported cassettes) or,
-for the hosted shell, a labelled synthetic body. The cassettes land in
+for kinds no real recording covers, a labelled synthetic body. The cassettes land in
 ``cassettes/tests/contracts/test_recorded_contracts/``; replay needs neither key nor server.
 """
 
@@ -32,6 +32,7 @@ SOURCES: dict[str, tuple[str, int]] = {
     "image_generation": ("cassettes/imported/image_generation_jpeg.json", 0),
     "mcp": ("cassettes/imported/model_mcp_server_tool.json", 0),
     "shell": ("fixtures/responses/shell_completed.json", -1),
+    "web_search_preview": ("fixtures/responses/web_search_preview_completed.json", -1),
 }
 
 

@@ -32,7 +32,7 @@ from tooltape import Prompt, PromptEvaluationError, PromptResponse, Section, Too
 from tooltape.adapters.openai import OpenAIAdapter
 from tooltape.cli import main
 from tooltape.prompt import EventBus, HostedTool, PromptValidationError
-from tooltape.testing.kinds import canonical_tools
+from tooltape.testing.kinds import shareable_tools
 from tooltape.testing.provider.faults import ProviderFaults
 from tooltape.tools.mcp import HostedMcpConfig, hosted_mcp_tool
 
@@ -279,7 +279,7 @@ def prompt_for(recorded: RecordedBody, response: dict[str, Any] | None = None) -
     """A prompt with every hosted kind, an MCP tool per valid recorded label, and the
     function tools the real recordings call."""
     hosted: list[HostedTool[Any]] = [
-        tool for kind, tool in canonical_tools().items() if kind != "mcp"
+        tool for kind, tool in shareable_tools().items() if kind != "mcp"
     ]
     labels = _mcp_labels(recorded.request, response or recorded.response)
     tools = (_mcp_tool(label, f"mcp_{index}") for index, label in enumerate(labels))

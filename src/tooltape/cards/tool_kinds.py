@@ -47,6 +47,9 @@ HOSTED_KINDS: dict[str, HostedKind] = {
     ),
     "mcp": HostedKind("tooltape.tools.mcp", "HostedMcpConfig", "hosted_mcp_tool"),
     "shell": HostedKind("tooltape.tools.shell", "ShellConfig", "shell_tool"),
+    "web_search_preview": HostedKind(
+        "tooltape.tools.web_search_preview", "WebSearchPreviewConfig", "web_search_preview_tool"
+    ),
 }
 
 

@@ -18,6 +18,7 @@ from tooltape.tools.image_generation import ImageGenerationConfig, image_generat
 from tooltape.tools.mcp import HostedMcpConfig, hosted_mcp_tool
 from tooltape.tools.shell import ShellConfig, shell_tool
 from tooltape.tools.web_search import DomainFilter, GeoHint, WebSearchConfig, web_search_tool
+from tooltape.tools.web_search_preview import WebSearchPreviewConfig, web_search_preview_tool
 
 
 def canonical_tools() -> dict[str, HostedTool[Any]]:
@@ -48,7 +49,36 @@ def canonical_tools() -> dict[str, HostedTool[Any]]:
             )
         ),
         "shell": shell_tool(ShellConfig()),
+        "web_search_preview": web_search_preview_tool(
+            WebSearchPreviewConfig(
+                geo_hint=GeoHint(country_code="US"),
+                context_size="low",
+                content_types=("text",),
+                alias="web_search_preview_2025_03_11",
+            )
+        ),
     }
+
+
+def shareable_tools() -> dict[str, HostedTool[Any]]:
+    """The canonical tools that can share one prompt, by kind.
+
+    A kind whose call items an earlier kind already reads (web_search_preview
+    sends the web_search_call items web_search reads) is left out: the API
+    could not tell which tool a call is for, so a prompt refuses the pair.
+    """
+    from tooltape.adapters.openai.codecs.registry import default_hosted_tool_codecs
+
+    codecs = default_hosted_tool_codecs()
+    read: set[str] = set()
+    tools: dict[str, HostedTool[Any]] = {}
+    for kind, tool in canonical_tools().items():
+        item_types = set(codecs[kind].item_types)
+        if item_types & read:
+            continue
+        read |= item_types
+        tools[kind] = tool
+    return tools
 
 
 _PLACEHOLDER_URL = "https://recorded.invalid/mcp"

@@ -59,6 +59,12 @@ from tooltape.tools.web_search import (
     WebSearchSection,
     web_search_tool,
 )
+from tooltape.tools.web_search_preview import (
+    WebSearchPreviewConfig,
+    WebSearchPreviewResult,
+    WebSearchPreviewSection,
+    web_search_preview_tool,
+)
 
 __all__ = [
     "ApplyPatchCall",
@@ -91,6 +97,9 @@ __all__ = [
     "ShellResult",
     "ShellSection",
     "WebSearchConfig",
+    "WebSearchPreviewConfig",
+    "WebSearchPreviewResult",
+    "WebSearchPreviewSection",
     "WebSearchResult",
     "WebSearchSection",
     "apply_patch_tool",
@@ -100,5 +109,6 @@ __all__ = [
     "image_generation_tool",
     "local_shell_tool",
     "shell_tool",
+    "web_search_preview_tool",
     "web_search_tool",
 ]

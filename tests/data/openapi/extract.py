@@ -6,7 +6,7 @@ Usage (from the repository root)::
 
 writes ``tests/data/openapi/responses-tools.json``: the request ``Tool`` union,
 the response ``OutputItem`` union, the input items a client sends back for
-client-executed tools, and every component they reference, so tests validate
+client-executed tools, ``ToolChoiceParam``, and every component they reference, so tests validate
 wire output without the full document. The source is the public
 ``openai/openai-openapi`` repository (MIT licence); the commit is recorded in
 the file. ``CompoundFilter``'s ``$recursiveRef`` to itself is rewritten to a
@@ -28,6 +28,7 @@ ROOTS = (
     "FunctionCallOutputItemParam",
     "LocalShellToolCallOutput",
     "ToolSearchOutputItemParam",
+    "ToolChoiceParam",
 )
 SOURCE = "openai/openai-openapi, commit f85dbe223d40e1a31cba812ab2d755c7e98a92a3 (2026-08-21)"
 OUT = Path(__file__).with_name("responses-tools.json")

@@ -206,6 +206,40 @@ def _position(call: HostedCall, items: Sequence[object], taken: set[int]) -> int
     return len(items)
 
 
+def _claimed(call: HostedCall, items: Sequence[object], taken: set[int]) -> bool:
+    """Whether the item ``call`` was read from is already another kind's call."""
+    return any(
+        index in taken and item_type(item) == call.item_type and (text(item, "id") or "") == call.id
+        for index, item in enumerate(items)
+    )
+
+
+def _by_preference(
+    codecs: Mapping[str, HostedToolCodec[Any, Any]], answer: RecordedAnswer
+) -> list[HostedToolCodec[Any, Any]]:
+    """The codecs, those of the kinds the request sent first.
+
+    A kind whose name is a sent type comes first, then one a sent type
+    starts with (dated aliases such as ``web_search_preview_2025_03_11``,
+    the longest first), then the rest in registry order.
+    """
+    tools: object = answer.request_body.get("tools") if answer.request_body else None
+    sent = (
+        {text(t, "type") or "" for t in cast("list[object]", tools)}
+        if isinstance(tools, list)
+        else set[str]()
+    )
+
+    def rank(codec: HostedToolCodec[Any, Any]) -> tuple[int, int]:
+        if codec.kind in sent:
+            return (0, 0)
+        if any(t.startswith(f"{codec.kind}_") for t in sent):
+            return (1, -len(codec.kind))
+        return (2, 0)
+
+    return sorted(codecs.values(), key=rank)
+
+
 def client_answers(answers: Sequence[RecordedAnswer]) -> dict[str, tuple[ClientAnswer, ...]]:
     """Every ``*_output`` item the requests of a cassette sent, by ``call_id``, in order."""
     found: dict[str, list[ClientAnswer]] = {}
@@ -268,10 +302,12 @@ def response_calls(
     readable: list[object] = [None if i in broken else item for i, item in enumerate(items)]
     calls: list[InspectedCall] = []
     taken: set[int] = set()
-    for codec in codecs.values():
+    for codec in _by_preference(codecs, answer):
         parsed, failed = _parse_hosted(codec, readable)
         unread.extend(failed)
         for call, source in parsed:
+            if _claimed(call, source, taken):
+                continue  # another kind reads the same item (web_search and its preview)
             index = _position(call, source, taken)
             taken.add(index)
             item = source[index] if index < len(source) else None

@@ -13,6 +13,7 @@ from tooltape.adapters.openai.codecs.registry import (
 )
 from tooltape.adapters.openai.codecs.shell import ShellCodec
 from tooltape.adapters.openai.codecs.web_search import WebSearchCodec
+from tooltape.adapters.openai.codecs.web_search_preview import WebSearchPreviewCodec
 
 __all__ = [
     "ApplyPatchCodec",
@@ -23,6 +24,7 @@ __all__ = [
     "McpCodec",
     "ShellCodec",
     "WebSearchCodec",
+    "WebSearchPreviewCodec",
     "default_client_tool_codecs",
     "default_hosted_tool_codecs",
 ]

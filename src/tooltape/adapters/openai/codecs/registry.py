@@ -13,6 +13,7 @@ from tooltape.adapters.openai.codecs.local_shell import LocalShellCodec
 from tooltape.adapters.openai.codecs.mcp import McpCodec
 from tooltape.adapters.openai.codecs.shell import ShellCodec
 from tooltape.adapters.openai.codecs.web_search import WebSearchCodec
+from tooltape.adapters.openai.codecs.web_search_preview import WebSearchPreviewCodec
 
 
 def default_hosted_tool_codecs() -> dict[str, HostedToolCodec[Any, Any]]:
@@ -24,6 +25,7 @@ def default_hosted_tool_codecs() -> dict[str, HostedToolCodec[Any, Any]]:
         ImageGenerationCodec(),
         McpCodec(),
         ShellCodec(),
+        WebSearchPreviewCodec(),
     )
     return {codec.kind: codec for codec in codecs}
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, ClassVar
 
 from tooltape.adapters.codec import HostedCall
 from tooltape.adapters.openai.codecs.calls import hosted_call
@@ -13,6 +13,7 @@ from tooltape.adapters.openai.codecs.messages import answer
 from tooltape.prompt import HostedTool
 from tooltape.tools.web_search import (
     Citation,
+    GeoHint,
     WebSearchCall,
     WebSearchConfig,
     WebSearchResult,
@@ -51,8 +52,24 @@ def _urls(searches: Sequence[WebSearchCall]) -> list[str | None]:
     return urls
 
 
+def user_location(geo: GeoHint) -> dict[str, Any]:
+    """An approximate ``user_location`` with only the fields ``geo`` sets."""
+    location: dict[str, Any] = {"type": "approximate"}
+    for key, value in (
+        ("country", geo.country_code),
+        ("city", geo.city),
+        ("region", geo.region),
+        ("timezone", geo.timezone),
+    ):
+        if value is not None:
+            location[key] = value
+    return location
+
+
 class WebSearchCodec:
     """``web_search`` for the OpenAI Responses API."""
+
+    result_type: ClassVar[type[WebSearchResult]] = WebSearchResult
 
     @property
     def kind(self) -> str:
@@ -75,18 +92,8 @@ class WebSearchCodec:
             if domains.blocked:
                 filters["blocked_domains"] = list(domains.blocked)
             spec["filters"] = filters
-        geo = config.geo_hint
-        if geo is not None:
-            location: dict[str, Any] = {"type": "approximate"}
-            for key, value in (
-                ("country", geo.country_code),
-                ("city", geo.city),
-                ("region", geo.region),
-                ("timezone", geo.timezone),
-            ):
-                if value is not None:
-                    location[key] = value
-            spec["user_location"] = location
+        if config.geo_hint is not None:
+            spec["user_location"] = user_location(config.geo_hint)
         if config.context_size is not None:
             spec["search_context_size"] = config.context_size
         if not config.allow_live_access:
@@ -96,29 +103,29 @@ class WebSearchCodec:
     def includes(self, tool: HostedTool[WebSearchConfig]) -> tuple[str, ...]:
         return ("web_search_call.action.sources",)
 
-    def tool_choice(self, tool: HostedTool[WebSearchConfig]) -> dict[str, Any]:
+    def tool_choice(self, tool: HostedTool[Any]) -> dict[str, Any]:
         # The SDK's hosted tool choice types do not list web_search; an allowed-tools
         # choice in "required" mode forces it with a shape the SDK does accept.
         return {"type": "allowed_tools", "mode": "required", "tools": [{"type": "web_search"}]}
 
     def parse_calls(
-        self, response_items: Sequence[Any], tool: HostedTool[WebSearchConfig] | None
+        self, response_items: Sequence[Any], tool: HostedTool[Any] | None
     ) -> tuple[HostedCall, ...]:
         calls: list[HostedCall] = []
-        for item in of_types(response_items, self.item_types):
+        for item in of_types(response_items, (_ITEM,)):
             search = _search(item)
             what = f"{search.action} {search.query or search.url or ''}".strip()
             error = call_failure(item, what)
-            output = WebSearchResult(
+            output = self.result_type(
                 text="", source_urls=_unique(_urls([search])), searches=(search,)
             )
             calls.append(hosted_call(self.kind, item, params=search, output=output, error=error))
         return tuple(calls)
 
     def parse_output(
-        self, response_items: Sequence[Any], tool: HostedTool[WebSearchConfig]
+        self, response_items: Sequence[Any], tool: HostedTool[Any]
     ) -> WebSearchResult | None:
-        items = of_types(response_items, self.item_types)
+        items = of_types(response_items, (_ITEM,))
         if not items:
             return None
         searches = tuple(_search(item) for item in items)
@@ -132,7 +139,7 @@ class WebSearchCodec:
             for a in reply.of_type("url_citation")
         )
         urls = _urls(searches) + [c.url for c in citations]
-        return WebSearchResult(
+        return self.result_type(
             text=reply.text,
             citations=citations,
             source_urls=_unique(urls),

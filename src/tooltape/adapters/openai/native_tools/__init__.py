@@ -7,6 +7,7 @@ from tooltape.adapters.openai.native_tools.sections import (
     OpenAIImageGenerationSection,
     OpenAIMcpSection,
     OpenAIShellSection,
+    OpenAIWebSearchPreviewSection,
     OpenAIWebSearchSection,
 )
 
@@ -17,5 +18,6 @@ __all__ = [
     "OpenAIMcpSection",
     "OpenAINativeToolSection",
     "OpenAIShellSection",
+    "OpenAIWebSearchPreviewSection",
     "OpenAIWebSearchSection",
 ]

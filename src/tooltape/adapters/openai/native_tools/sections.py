@@ -11,6 +11,7 @@ from tooltape.tools.image_generation import ImageGenerationConfig, image_generat
 from tooltape.tools.mcp import HostedMcpConfig, hosted_mcp_tool
 from tooltape.tools.shell import ShellConfig, shell_tool
 from tooltape.tools.web_search import WebSearchConfig, web_search_tool
+from tooltape.tools.web_search_preview import WebSearchPreviewConfig, web_search_preview_tool
 
 Capabilities = Mapping[str, frozenset[str]] | None
 
@@ -108,4 +109,20 @@ class OpenAIShellSection(OpenAINativeToolSection):
         capabilities: Capabilities = None,
     ) -> None:
         tool = shell_tool(config or ShellConfig(), name=name)
+        super().__init__(tool, model=model, key=key, capabilities=capabilities)
+
+
+class OpenAIWebSearchPreviewSection(OpenAINativeToolSection):
+    """OpenAI ``web_search_preview`` (or a dated alias), validated against ``model``."""
+
+    def __init__(
+        self,
+        config: WebSearchPreviewConfig | None = None,
+        *,
+        model: str,
+        key: str = "openai-web-search-preview",
+        name: str = "web_search_preview",
+        capabilities: Capabilities = None,
+    ) -> None:
+        tool = web_search_preview_tool(config or WebSearchPreviewConfig(), name=name)
         super().__init__(tool, model=model, key=key, capabilities=capabilities)

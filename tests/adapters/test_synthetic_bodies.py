@@ -1,0 +1,29 @@
+"""Synthetic response bodies of the kinds no real recording covers are responses the provider
+could send: every output item is valid for the official OpenAPI ``OutputItem`` union and for
+the installed SDK's ``ResponseOutputItem`` union."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from openai.types.responses import ResponseOutputItem
+from openapi_tools import assert_output_items_valid
+from pydantic import TypeAdapter
+
+FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "responses"
+SDK_ITEM: TypeAdapter[Any] = TypeAdapter(ResponseOutputItem)
+
+# The bodies the contract cassettes of the newer kinds were recorded from.
+SPEC_VALID = ["shell_completed.json", "web_search_preview_completed.json"]
+
+
+@pytest.mark.parametrize("name", SPEC_VALID)
+def test_synthetic_body_is_a_valid_response(name: str) -> None:
+    body = json.loads((FIXTURES / name).read_text())
+    assert body["_provenance"].startswith("synthetic: ")
+    assert_output_items_valid(body["output"])
+    for item in body["output"]:
+        assert SDK_ITEM.validate_python(item).type == item["type"]
