@@ -45,7 +45,8 @@ def run(tool: Tool[Any, Any], arguments: dict[str, Any]) -> ToolResult[Any]:
 
 def test_registry_and_protocol() -> None:
     codecs = default_client_tool_codecs()
-    assert sorted(codecs) == ["apply_patch", "shell"]
+    assert {"apply_patch", "shell", "local_shell"} <= set(codecs)
+    assert all(codec.kind == kind for kind, codec in codecs.items())
     typed: dict[str, ClientToolCodec] = {"a": ApplyPatchCodec(), "s": LocalShellCodec()}
     assert [c.call_item_type for c in typed.values()] == ["apply_patch_call", "shell_call"]
     assert ApplyPatchCodec().item_types == ("apply_patch_call",)

@@ -17,7 +17,12 @@ FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "responses"
 SDK_ITEM: TypeAdapter[Any] = TypeAdapter(ResponseOutputItem)
 
 # The bodies the contract cassettes of the newer kinds were recorded from.
-SPEC_VALID = ["shell_completed.json", "web_search_preview_completed.json"]
+SPEC_VALID = [
+    "client_tool_answered.json",
+    "local_shell_exec_call.json",
+    "shell_completed.json",
+    "web_search_preview_completed.json",
+]
 
 
 @pytest.mark.parametrize("name", SPEC_VALID)

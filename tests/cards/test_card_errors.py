@@ -61,7 +61,7 @@ def load_error(path: Path) -> CardError:
         (
             "name: a\nclient_tools: [{kind: ftp}]",
             "client_tools[0].kind",
-            ["'apply_patch' or 'local_shell'"],
+            ["'apply_patch', 'local_shell' or 'local_shell_exec'"],
         ),
         (
             "name: a\nhosted_tools: [{kind: web_search, config: [1]}]",

@@ -1,9 +1,11 @@
-"""One evaluation per hosted kind, recorded by tooltape itself and replayed in CI.
+"""One evaluation per tool kind, recorded by tooltape itself and replayed in CI.
 
 Recording (``pytest tests/contracts --record-mode=rewrite`` with any
 ``OPENAI_API_KEY``) sends the adapter's real request to a loopback server
 that answers with a real recorded response body (the imported cassettes) or,
-for kinds no real recording covers, a labelled synthetic body. The cassettes land in
+for kinds no real recording covers, a labelled synthetic body. A
+client-executed kind takes two replies: the call, then (after the request
+that carries the client's answer) a final message. The cassettes land in
 ``cassettes/tests/contracts/test_recorded_contracts/``; replay needs neither key nor server.
 """
 
@@ -20,7 +22,7 @@ from openapi_tools import assert_output_items_valid
 from tooltape import Prompt, Section, Session
 from tooltape.adapters.openai import OpenAIAdapter
 from tooltape.testing.cassette import JsonBody, load_cassette
-from tooltape.testing.kinds import canonical_tools
+from tooltape.testing.kinds import canonical_client_tools, canonical_tools
 from tooltape.testing.provider.loopback import LoopbackProvider, LoopbackReply
 
 REPO = Path(__file__).resolve().parents[2]
@@ -36,14 +38,28 @@ SOURCES: dict[str, tuple[str, int]] = {
 }
 
 
+CLIENT_CALLS: dict[str, str] = {
+    "local_shell": "fixtures/responses/local_shell_exec_call.json",
+}
+CLIENT_ANSWERED = "fixtures/responses/client_tool_answered.json"
+# The model each client kind is evaluated with, where gpt-5 cannot take it.
+CLIENT_MODELS: dict[str, str] = {"local_shell": "codex-mini-latest"}
+
+
+def _synthetic(relative: str) -> dict[str, Any]:
+    body = {
+        k: v for k, v in json.loads((REPO / relative).read_text()).items() if k != "_provenance"
+    }
+    # A synthetic body must be a response the provider could send.
+    assert_output_items_valid(body["output"])
+    return body
+
+
 def _reply_body(kind: str) -> dict[str, Any]:
     relative, index = SOURCES[kind]
     path = REPO / relative
     if index < 0:
-        body = {k: v for k, v in json.loads(path.read_text()).items() if k != "_provenance"}
-        # A synthetic body must be a response the provider could send.
-        assert_output_items_valid(body["output"])
-        return body
+        return _synthetic(relative)
     body = load_cassette(path).interactions[index].response.body
     assert isinstance(body, JsonBody)
     return dict(body.data)  # type: ignore[arg-type]
@@ -84,3 +100,42 @@ def test_hosted_kind_round_trip(kind: str, openai_client: openai.OpenAI) -> None
     calls = [e for e in session.tool_invocations if e.kind == kind]
     assert calls, f"no ToolInvoked for {kind}"
     assert all(e.source == "hosted" and e.provider == "openai" for e in calls)
+
+
+def _client_provenance(kind: str) -> str:
+    return (
+        "recorded by tooltape against a loopback server that replayed the synthetic bodies "
+        f"{CLIENT_CALLS[kind]} then {CLIENT_ANSWERED}; the requests, the client's answer "
+        "included, are this project's own"
+    )
+
+
+@pytest.mark.parametrize(
+    "kind",
+    [
+        pytest.param(k, marks=pytest.mark.tooltape(provenance=_client_provenance(k)))
+        for k in sorted(CLIENT_CALLS)
+    ],
+)
+def test_client_kind_round_trip(kind: str, openai_client: openai.OpenAI) -> None:
+    tool = canonical_client_tools()[kind]
+    prompt = Prompt(
+        ns="tooltape.contracts",
+        key=f"record-{kind}",
+        sections=[Section(title="Use the tool", tools=(tool,))],
+    )
+    replies = [
+        LoopbackReply.json(_synthetic(CLIENT_CALLS[kind])),
+        LoopbackReply.json(_synthetic(CLIENT_ANSWERED)),
+    ]
+    with LoopbackProvider(replies) as server:
+        client = openai.OpenAI(api_key=openai_client.api_key, base_url=server.base_url)
+        session = Session()
+        adapter = OpenAIAdapter(CLIENT_MODELS.get(kind, "gpt-5"), client=client)
+        response = adapter.evaluate(prompt, session=session)
+
+    assert response.text == "Done."
+    calls = [e for e in session.tool_invocations if e.kind == kind]
+    assert len(calls) == 1, f"expected one ToolInvoked for {kind}"
+    assert calls[0].source == "native" and calls[0].provider == "openai"
+    assert calls[0].result.success, calls[0].result.message

@@ -89,9 +89,14 @@ class HostedToolEntry:
 @with_config(_FORBID)
 @dataclass(frozen=True, slots=True)
 class ClientToolEntry:
-    """``client_tools[]``: a provider-defined tool run locally (apply_patch, local_shell)."""
+    """``client_tools[]``: a provider-defined tool run locally.
 
-    kind: Literal["apply_patch", "local_shell"]
+    ``apply_patch`` (``root``), ``local_shell`` (the ``shell`` tool answered
+    here; ``cwd``, ``timeout_s``) and ``local_shell_exec`` (the legacy
+    ``local_shell`` tool; ``cwd``, ``timeout_s``).
+    """
+
+    kind: Literal["apply_patch", "local_shell", "local_shell_exec"]
     name: StrictStr | None = None
     root: StrictStr | None = None
     cwd: StrictStr | None = None
@@ -145,7 +150,8 @@ FIXES: dict[str, str] = {
     "hosted_tools": "list entries like `- {kind: web_search, name: search, config: "
     "{context_size: low}}` (an mcp entry may add `approver: approvals.py:decide`).",
     "client_tools": "list entries like `- {kind: apply_patch, root: workspace}` or "
-    "`- {kind: local_shell, cwd: ., timeout_s: 30}`.",
+    "`- {kind: local_shell, cwd: ., timeout_s: 30}` (or kind: local_shell_exec for the legacy "
+    "local_shell tool).",
     "mcp_servers": "list entries like `- {name: time, command: python, args: [server.py], "
     "tools: [get_time]}` (a server tooltape starts) or `- {name: docs, url: "
     "'http://127.0.0.1:8000/mcp'}` (one that already runs).",

@@ -140,6 +140,7 @@ def build_client_tool(path: Path, index: int, entry: ClientToolEntry) -> Tool[An
     unused = {
         "apply_patch": ("cwd", "timeout_s"),
         "local_shell": ("root",),
+        "local_shell_exec": ("root",),
     }[entry.kind]
     for name in unused:
         if getattr(entry, name) is not None:
@@ -162,11 +163,15 @@ def build_client_tool(path: Path, index: int, entry: ClientToolEntry) -> Tool[An
                     "add `root: <folder>` (relative to the card).",
                 )
             return apply_patch_tool(_resolve(base, entry.root), **options)
-        from tooltape.tools.shell import local_shell_tool
-
         cwd = _resolve(base, entry.cwd) if entry.cwd is not None else base
         if entry.timeout_s is not None:
             options["timeout_s"] = entry.timeout_s
+        if entry.kind == "local_shell_exec":
+            from tooltape.tools.local_shell import local_shell_exec_tool
+
+            return local_shell_exec_tool(cwd=cwd, **options)
+        from tooltape.tools.shell import local_shell_tool
+
         return local_shell_tool(cwd=cwd, **options)
     except PromptValidationError as exc:
         raise CardError(path, where, str(exc), "fix the entry's folder or settings.") from exc

@@ -1,8 +1,10 @@
-"""Representative hosted tools per kind, and tools rebuilt from recorded specs.
+"""Representative tools per kind, and tools rebuilt from recorded specs.
 
 Contract checks need one canonical tool per kind (its serialised spec is the
 kind's wire snapshot) and, when reading a recording, a tool good enough for
 the codec to pick its items (hosted MCP items belong to a server label).
+Hosted kinds are in ``canonical_tools()``; client-executed kinds, whose
+tools carry a local handler, in ``canonical_client_tools()``.
 """
 
 from __future__ import annotations
@@ -11,10 +13,11 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from tooltape.adapters.openai.reading import field
-from tooltape.prompt import HostedTool, PromptValidationError
+from tooltape.prompt import HostedTool, PromptValidationError, Tool
 from tooltape.tools.code_interpreter import CodeInterpreterConfig, code_interpreter_tool
 from tooltape.tools.file_search import FileSearchConfig, file_search_tool
 from tooltape.tools.image_generation import ImageGenerationConfig, image_generation_tool
+from tooltape.tools.local_shell import local_shell_exec_tool
 from tooltape.tools.mcp import HostedMcpConfig, hosted_mcp_tool
 from tooltape.tools.shell import ShellConfig, shell_tool
 from tooltape.tools.web_search import DomainFilter, GeoHint, WebSearchConfig, web_search_tool
@@ -57,6 +60,18 @@ def canonical_tools() -> dict[str, HostedTool[Any]]:
                 alias="web_search_preview_2025_03_11",
             )
         ),
+    }
+
+
+def canonical_client_tools() -> dict[str, Tool[Any, Any]]:
+    """One representative client-executed tool per kind added beside the hosted ones.
+
+    Their specs are the kinds' wire snapshots; their handlers are harmless
+    stand-ins (the local shell runs in the current directory), so a
+    recorded round trip replays the same answers.
+    """
+    return {
+        "local_shell": local_shell_exec_tool(timeout_s=30),
     }
 
 

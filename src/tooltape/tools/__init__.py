@@ -1,5 +1,5 @@
 """Provider-agnostic tool kinds: hosted tools (config, output, factory, section) and
-client-executed provider tools (``apply_patch``, local ``shell``).
+client-executed provider tools (``apply_patch``, local ``shell``, ``local_shell``...).
 
 Each kind lives in its own module (``tooltape.tools.web_search`` ...); the
 most used names are re-exported here.
@@ -12,6 +12,7 @@ from tooltape.tools.apply_patch import (
     apply_patch_tool,
 )
 from tooltape.tools.client import ClientExecutedTool
+from tooltape.tools.client_section import ClientToolSection
 from tooltape.tools.code_interpreter import (
     CodeInterpreterConfig,
     CodeInterpreterResult,
@@ -31,6 +32,7 @@ from tooltape.tools.image_generation import (
     ImageGenerationSection,
     image_generation_tool,
 )
+from tooltape.tools.local_shell import LocalShellExec, LocalShellExecSection, local_shell_exec_tool
 from tooltape.tools.mcp import (
     HostedMcpConfig,
     HostedMcpResult,
@@ -70,6 +72,7 @@ __all__ = [
     "ApplyPatchCall",
     "Citation",
     "ClientExecutedTool",
+    "ClientToolSection",
     "CodeInterpreterConfig",
     "CodeInterpreterResult",
     "CodeInterpreterSection",
@@ -88,6 +91,8 @@ __all__ = [
     "ImageGenerationConfig",
     "ImageGenerationResult",
     "ImageGenerationSection",
+    "LocalShellExec",
+    "LocalShellExecSection",
     "McpApprovalDecision",
     "McpApprovalRequest",
     "PatchApplied",
@@ -107,6 +112,7 @@ __all__ = [
     "file_search_tool",
     "hosted_mcp_tool",
     "image_generation_tool",
+    "local_shell_exec_tool",
     "local_shell_tool",
     "shell_tool",
     "web_search_preview_tool",

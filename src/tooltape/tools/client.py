@@ -31,6 +31,8 @@ class ClientExecutedTool(Tool[ParamsT, ResultT]):
     """
 
     accepts_overrides: bool = False
+    # No function schema goes on the wire: the provider defines the call's shape.
+    strict: bool = False
     kind: str = ""
     config: Any = None
 

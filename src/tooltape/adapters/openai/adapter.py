@@ -180,7 +180,13 @@ class OpenAIAdapter:
         state = ConversationState(
             body, settings, later_round_choice(tool_choice, body.get("tool_choice"))
         )
-        loop = ToolLoop(rendered, executor, self.hosted_tool_codecs, self.client_tool_codecs)
+        loop = ToolLoop(
+            rendered,
+            executor,
+            self.hosted_tool_codecs,
+            self.client_tool_codecs,
+            tool_specs=body.get("tools", []),
+        )
         seen_items: list[object] = []
         for _ in range(self.max_rounds):
             data = self._sender.create(state.request(), prompt.name)

@@ -16,9 +16,9 @@ from typing import Any, cast
 
 from tooltape.adapters.codec import ClientToolCodec, HostedToolCodec
 from tooltape.adapters.openai.approvals import answer_approvals, pending_approvals
+from tooltape.adapters.openai.client_calls import answer_client_call
 from tooltape.adapters.openai.reading import as_dict
 from tooltape.adapters.openai.reading import field as item_field
-from tooltape.adapters.openai.request import client_kind
 from tooltape.adapters.openai.strict_schema import drop_null_optionals
 from tooltape.prompt import RenderedPrompt
 from tooltape.prompt.json_text import escape_surrogates
@@ -38,6 +38,7 @@ class ToolLoop:
     executor: ToolExecutor
     hosted_codecs: Mapping[str, HostedToolCodec[Any, Any]]
     client_codecs: Mapping[str, ClientToolCodec]
+    tool_specs: Sequence[dict[str, Any]] = ()
     recorded_ids: set[str] = field(default_factory=lambda: set[str]())
 
     def answer(self, items: Sequence[object]) -> list[dict[str, Any]]:
@@ -91,24 +92,16 @@ class ToolLoop:
     def _run_client_call(
         self, item: object, items: Sequence[object], codec: ClientToolCodec
     ) -> dict[str, Any] | None:
-        raw_item = as_dict(item)
-        tool = next(
-            (t for t in self.rendered.tools if client_kind(t, self.client_codecs) == codec.kind),
-            None,
+        # client_calls picks the tool by the item (two kinds may read one item type, a custom
+        # tool by its name) and skips provider-run and answered calls.
+        return answer_client_call(
+            as_dict(item),
+            items,
+            self.rendered,
+            self.executor,
+            self.client_codecs,
+            self.tool_specs,
         )
-        call_id = codec.call_id(raw_item)
-        answered = any(
-            item_field(other, "type") == f"{codec.call_item_type}_output"
-            and item_field(other, "call_id") == call_id
-            for other in items
-        )
-        # Without a client tool of this kind the call is the provider's own (a hosted
-        # shell); one already answered needs nothing.
-        if tool is None or answered:
-            return None
-        call = ToolCall(tool.name, codec.call_arguments(raw_item), call_id)
-        result = self.executor.execute(call, source="native", kind=codec.kind)
-        return codec.output_item(raw_item, result)
 
     def _function_arguments(self, name: str, arguments: object) -> str | dict[str, Any]:
         tool = self.rendered.tool(name)

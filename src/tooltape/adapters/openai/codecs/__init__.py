@@ -6,6 +6,7 @@ from tooltape.adapters.openai.codecs.code_interpreter import CodeInterpreterCode
 from tooltape.adapters.openai.codecs.file_search import FileSearchCodec
 from tooltape.adapters.openai.codecs.image_generation import ImageGenerationCodec
 from tooltape.adapters.openai.codecs.local_shell import LocalShellCodec
+from tooltape.adapters.openai.codecs.local_shell_exec import LocalShellExecCodec
 from tooltape.adapters.openai.codecs.mcp import McpCodec
 from tooltape.adapters.openai.codecs.registry import (
     default_client_tool_codecs,
@@ -21,6 +22,7 @@ __all__ = [
     "FileSearchCodec",
     "ImageGenerationCodec",
     "LocalShellCodec",
+    "LocalShellExecCodec",
     "McpCodec",
     "ShellCodec",
     "WebSearchCodec",

@@ -10,6 +10,7 @@ from tooltape.adapters.openai.codecs.code_interpreter import CodeInterpreterCode
 from tooltape.adapters.openai.codecs.file_search import FileSearchCodec
 from tooltape.adapters.openai.codecs.image_generation import ImageGenerationCodec
 from tooltape.adapters.openai.codecs.local_shell import LocalShellCodec
+from tooltape.adapters.openai.codecs.local_shell_exec import LocalShellExecCodec
 from tooltape.adapters.openai.codecs.mcp import McpCodec
 from tooltape.adapters.openai.codecs.shell import ShellCodec
 from tooltape.adapters.openai.codecs.web_search import WebSearchCodec
@@ -31,6 +32,10 @@ def default_hosted_tool_codecs() -> dict[str, HostedToolCodec[Any, Any]]:
 
 
 def default_client_tool_codecs() -> dict[str, ClientToolCodec]:
-    """A fresh ``{kind: codec}`` for the client-executed provider tools (apply_patch, shell)."""
-    codecs: tuple[ClientToolCodec, ...] = (ApplyPatchCodec(), LocalShellCodec())
+    """A fresh ``{kind: codec}`` for the client-executed provider tools (apply_patch, shell...)."""
+    codecs: tuple[ClientToolCodec, ...] = (
+        ApplyPatchCodec(),
+        LocalShellCodec(),
+        LocalShellExecCodec(),
+    )
     return {codec.kind: codec for codec in codecs}

@@ -26,7 +26,6 @@ class WebSearchPreviewCodec(WebSearchCodec):
     def kind(self) -> str:
         return "web_search_preview"
 
-
     def serialize(self, tool: HostedTool[WebSearchPreviewConfig]) -> dict[str, Any]:  # pyright: ignore[reportIncompatibleMethodOverride]
         config = tool.config
         spec: dict[str, Any] = {"type": config.alias}

@@ -1,0 +1,79 @@
+"""Answer one call item of a client-executed provider tool: pick the tool, run it, reply.
+
+The call item decides which of the prompt's client tools answers it: the
+tools whose codec reads that item type (``computer`` and
+``computer_use_preview`` both read ``computer_call``), narrowed by the
+item's ``name`` when it has one (custom tools). A call the provider ran
+itself (``execution: "server"``), or one the response already answers, is
+left alone.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from tooltape.adapters.codec import ClientToolCodec
+from tooltape.adapters.openai.reading import field
+from tooltape.adapters.openai.request import client_kind
+from tooltape.prompt import RenderedPrompt, Tool
+from tooltape.runtime import ToolCall, ToolExecutor
+
+
+def output_item_type(codec: ClientToolCodec) -> str:
+    """The type of the item that answers ``codec``'s calls (``<call type>_output`` by default)."""
+    declared: object = getattr(codec, "output_item_type", None)
+    return declared if isinstance(declared, str) else f"{codec.call_item_type}_output"
+
+
+def client_tool_for(
+    item: Mapping[str, Any],
+    tools: Sequence[Tool[Any, Any]],
+    codecs: Mapping[str, ClientToolCodec],
+) -> tuple[Tool[Any, Any], ClientToolCodec] | None:
+    """The prompt's client tool that answers ``item``, with its codec; ``None`` if none does."""
+    if field(item, "execution") == "server":
+        return None
+    item_type = field(item, "type")
+    name = field(item, "name")
+    for tool in tools:
+        kind = client_kind(tool, codecs)
+        if kind is None or codecs[kind].call_item_type != item_type:
+            continue
+        if isinstance(name, str) and tool.name != name:
+            continue
+        return tool, codecs[kind]
+    return None
+
+
+def answer_client_call(
+    item: Mapping[str, Any],
+    items: Sequence[object],
+    rendered: RenderedPrompt[Any],
+    executor: ToolExecutor,
+    codecs: Mapping[str, ClientToolCodec],
+    tool_specs: Sequence[dict[str, Any]],
+) -> dict[str, Any] | None:
+    """Run the client tool ``item`` calls and return its answer item (``None``: nothing to do).
+
+    ``tool_specs`` is the request's ``tools`` array, for codecs whose answer
+    carries tool definitions (a client-executed tool search).
+    """
+    found = client_tool_for(item, rendered.tools, codecs)
+    if found is None:
+        return None
+    tool, codec = found
+    call_id = codec.call_id(item)
+    answer_type = output_item_type(codec)
+    if any(
+        field(other, "type") == answer_type and field(other, "call_id") == call_id
+        for other in items
+    ):
+        return None
+    call = ToolCall(tool.name, codec.call_arguments(item), call_id)
+    result = executor.execute(call, source="native", kind=codec.kind)
+    answer = codec.output_item(item, result)
+    load: object = getattr(codec, "load_tools", None)
+    if callable(load):
+        load(answer, result, tool_specs)
+    return answer
