@@ -19,6 +19,8 @@ SDK_ITEM: TypeAdapter[Any] = TypeAdapter(ResponseOutputItem)
 # The bodies the contract cassettes of the newer kinds were recorded from.
 SPEC_VALID = [
     "client_tool_answered.json",
+    "computer_call.json",
+    "computer_use_preview_call.json",
     "local_shell_exec_call.json",
     "shell_completed.json",
     "web_search_preview_completed.json",

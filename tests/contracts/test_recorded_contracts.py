@@ -39,6 +39,8 @@ SOURCES: dict[str, tuple[str, int]] = {
 
 
 CLIENT_CALLS: dict[str, str] = {
+    "computer": "fixtures/responses/computer_call.json",
+    "computer_use_preview": "fixtures/responses/computer_use_preview_call.json",
     "local_shell": "fixtures/responses/local_shell_exec_call.json",
 }
 CLIENT_ANSWERED = "fixtures/responses/client_tool_answered.json"

@@ -55,6 +55,7 @@ def evaluate(
     tools: tuple[Tool[Any, Any], ...] = (),
     hosted: tuple[HostedTool[Any], ...] = (),
     model: str = "gpt-5",
+    session: Session | None = None,
     **options: Any,
 ) -> Evaluation:
     """Run the tool loop against ``replies`` (one response body per request)."""
@@ -65,7 +66,7 @@ def evaluate(
         key="kind",
         sections=[Section(title="Use the tools", tools=tools, hosted_tools=hosted)],
     )
-    session = Session()
+    session = session if session is not None else Session()
     adapter = OpenAIAdapter(model, client=faults.client(max_retries=0))
     response = adapter.evaluate(prompt, session=session, **options)
     sent = [json.loads(call.body) for call in faults.calls]

@@ -14,7 +14,13 @@ from typing import Any
 
 from tooltape.adapters.openai.reading import field
 from tooltape.prompt import HostedTool, PromptValidationError, Tool
+from tooltape.testing.computer import RecordingComputer
 from tooltape.tools.code_interpreter import CodeInterpreterConfig, code_interpreter_tool
+from tooltape.tools.computer import (
+    ComputerUsePreviewConfig,
+    computer_tool,
+    computer_use_preview_tool,
+)
 from tooltape.tools.file_search import FileSearchConfig, file_search_tool
 from tooltape.tools.image_generation import ImageGenerationConfig, image_generation_tool
 from tooltape.tools.local_shell import local_shell_exec_tool
@@ -71,6 +77,12 @@ def canonical_client_tools() -> dict[str, Tool[Any, Any]]:
     recorded round trip replays the same answers.
     """
     return {
+        "computer": computer_tool(RecordingComputer(), acknowledge=lambda check: True),
+        "computer_use_preview": computer_use_preview_tool(
+            RecordingComputer(),
+            ComputerUsePreviewConfig("browser", display_width=1280, display_height=800),
+            acknowledge=lambda check: True,
+        ),
         "local_shell": local_shell_exec_tool(timeout_s=30),
     }
 

@@ -16,7 +16,7 @@ from typing import Any
 from tooltape.adapters.codec import ClientToolCodec
 from tooltape.adapters.openai.reading import field
 from tooltape.adapters.openai.request import client_kind
-from tooltape.prompt import RenderedPrompt, Tool
+from tooltape.prompt import PromptEvaluationError, RenderedPrompt, Tool
 from tooltape.runtime import ToolCall, ToolExecutor
 
 
@@ -72,7 +72,13 @@ def answer_client_call(
         return None
     call = ToolCall(tool.name, codec.call_arguments(item), call_id)
     result = executor.execute(call, source="native", kind=codec.kind)
-    answer = codec.output_item(item, result)
+    try:
+        answer = codec.output_item(item, result)
+    except PromptEvaluationError as exc:
+        # A call whose answer cannot carry a failure (a computer call) ends the evaluation.
+        raise PromptEvaluationError(
+            exc.message, prompt_name=rendered.prompt_name, phase=exc.phase
+        ) from exc
     load: object = getattr(codec, "load_tools", None)
     if callable(load):
         load(answer, result, tool_specs)

@@ -3,6 +3,7 @@ client-executed provider tools, plus the default registries."""
 
 from tooltape.adapters.openai.codecs.apply_patch import ApplyPatchCodec
 from tooltape.adapters.openai.codecs.code_interpreter import CodeInterpreterCodec
+from tooltape.adapters.openai.codecs.computer import ComputerCodec, ComputerUsePreviewCodec
 from tooltape.adapters.openai.codecs.file_search import FileSearchCodec
 from tooltape.adapters.openai.codecs.image_generation import ImageGenerationCodec
 from tooltape.adapters.openai.codecs.local_shell import LocalShellCodec
@@ -19,6 +20,8 @@ from tooltape.adapters.openai.codecs.web_search_preview import WebSearchPreviewC
 __all__ = [
     "ApplyPatchCodec",
     "CodeInterpreterCodec",
+    "ComputerCodec",
+    "ComputerUsePreviewCodec",
     "FileSearchCodec",
     "ImageGenerationCodec",
     "LocalShellCodec",
