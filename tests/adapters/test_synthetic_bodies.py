@@ -21,6 +21,7 @@ SPEC_VALID = [
     "client_tool_answered.json",
     "computer_call.json",
     "computer_use_preview_call.json",
+    "custom_tool_call.json",
     "local_shell_exec_call.json",
     "shell_completed.json",
     "web_search_preview_completed.json",

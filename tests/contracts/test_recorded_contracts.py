@@ -41,6 +41,7 @@ SOURCES: dict[str, tuple[str, int]] = {
 CLIENT_CALLS: dict[str, str] = {
     "computer": "fixtures/responses/computer_call.json",
     "computer_use_preview": "fixtures/responses/computer_use_preview_call.json",
+    "custom": "fixtures/responses/custom_tool_call.json",
     "local_shell": "fixtures/responses/local_shell_exec_call.json",
 }
 CLIENT_ANSWERED = "fixtures/responses/client_tool_answered.json"

@@ -21,6 +21,7 @@ from tooltape.tools.computer import (
     computer_tool,
     computer_use_preview_tool,
 )
+from tooltape.tools.custom import CustomToolConfig, Grammar, custom_tool
 from tooltape.tools.file_search import FileSearchConfig, file_search_tool
 from tooltape.tools.image_generation import ImageGenerationConfig, image_generation_tool
 from tooltape.tools.local_shell import local_shell_exec_tool
@@ -69,6 +70,11 @@ def canonical_tools() -> dict[str, HostedTool[Any]]:
     }
 
 
+def _sql_query(text: str) -> str:
+    """Run a read-only SQL query over the recorded cassettes."""
+    return f"1 row for a {len(text)}-character query"
+
+
 def canonical_client_tools() -> dict[str, Tool[Any, Any]]:
     """One representative client-executed tool per kind added beside the hosted ones.
 
@@ -82,6 +88,11 @@ def canonical_client_tools() -> dict[str, Tool[Any, Any]]:
             RecordingComputer(),
             ComputerUsePreviewConfig("browser", display_width=1280, display_height=800),
             acknowledge=lambda check: True,
+        ),
+        "custom": custom_tool(
+            _sql_query,
+            CustomToolConfig(grammar=Grammar("regex", r"^SELECT [^;]+$")),
+            name="sql_query",
         ),
         "local_shell": local_shell_exec_tool(timeout_s=30),
     }

@@ -10,6 +10,7 @@ from typing import Any
 
 from tooltape.adapters.codec import ClientToolCodec, HostedToolCodec
 from tooltape.adapters.openai.capabilities import refusal
+from tooltape.adapters.openai.function_options import apply_function_options
 from tooltape.adapters.openai.options import RequestOptions
 from tooltape.adapters.openai.strict_schema import strict_schema
 from tooltape.adapters.openai.tool_choice import (
@@ -34,6 +35,18 @@ _DISTINGUISHED_BY = {
     "mcp": "server_label",
 }
 """Spec fields that tell two tools of one wire ``type`` apart; other types appear once."""
+
+
+def function_spec(tool: Tool[Any, Any]) -> dict[str, Any]:
+    """The ``tools[]`` entry of a function tool (its options are added afterwards)."""
+    schema = tool.parameters_schema()
+    return {
+        "type": "function",
+        "name": tool.name,
+        "description": tool.description,
+        "parameters": strict_schema(schema) if tool.strict else schema,
+        "strict": tool.strict,
+    }
 
 
 def client_kind(tool: Tool[Any, Any], client_codecs: Mapping[str, ClientToolCodec]) -> str | None:
@@ -107,14 +120,7 @@ class RequestBuilder:
                 f"Tool {tool.name!r} has no handler and is not a provider tool the OpenAI "
                 "adapter knows; give it a handler or declare it as a hosted tool.",
             )
-        schema = tool.parameters_schema()
-        spec: dict[str, Any] = {
-            "type": "function",
-            "name": tool.name,
-            "description": tool.description,
-            "parameters": strict_schema(schema) if tool.strict else schema,
-            "strict": tool.strict,
-        }
+        spec = function_spec(tool)
         return ToolEntry(tool.name, spec, "function tool")
 
     def tool_entries(self, rendered: RenderedPrompt[Any]) -> tuple[list[ToolEntry], list[str]]:
@@ -147,6 +153,7 @@ class RequestBuilder:
             for entry in codec.includes(hosted):
                 if entry not in includes:
                     includes.append(entry)
+        entries = self._offered(rendered, entries)
         self._check_unambiguous(rendered, entries)
         return entries, includes
 
@@ -154,6 +161,23 @@ class RequestBuilder:
         """The ``tools`` array and the ``include`` entries it needs."""
         entries, includes = self.tool_entries(rendered)
         return [entry.spec for entry in entries], includes
+
+    def _offered(self, rendered: RenderedPrompt[Any], entries: list[ToolEntry]) -> list[ToolEntry]:
+        """The entries with function and custom tools' options applied, and the members of a
+        namespace gathered into one namespace entry (``function_options``)."""
+        specs = apply_function_options(rendered, [entry.spec for entry in entries])
+        by_name = {entry.name: entry for entry in entries}
+        offered: list[ToolEntry] = []
+        for spec in specs:
+            source = next((e for e in entries if e.spec is spec), None)
+            if source is not None:
+                offered.append(source)
+            elif spec.get("type") == "namespace":
+                offered.append(ToolEntry(str(spec["name"]), spec, "namespace"))
+            else:
+                entry = by_name[str(spec["name"])]
+                offered.append(ToolEntry(entry.name, spec, entry.where, entry.item_types))
+        return offered
 
     def _check_unambiguous(
         self, rendered: RenderedPrompt[Any], entries: Sequence[ToolEntry]
@@ -164,7 +188,10 @@ class RequestBuilder:
             identity = wire_identity(entry.spec)
             for earlier in entries[:index]:
                 same_spec = wire_identity(earlier.spec) == identity
-                labelled = "server_label" in identity and identity["type"] == "mcp"
+                # MCP calls carry a server_label and custom tool calls a name
+                labelled = ("server_label" in identity and identity["type"] == "mcp") or (
+                    "name" in identity and identity["type"] == "custom"
+                )
                 shared = set(entry.item_types) & set(earlier.item_types)
                 if same_spec or (shared and not labelled):
                     what = json.dumps(identity) if same_spec else f"{sorted(shared)[0]} items"
@@ -221,7 +248,11 @@ class RequestBuilder:
         tool = rendered.tool(choice)
         if tool is not None:
             kind = client_kind(tool, self.client_codecs)
-            return {"type": kind} if kind is not None else {"type": "function", "name": choice}
+            if kind is None:
+                return {"type": "function", "name": choice}
+            # a client kind's codec knows its choice form (custom tools name themselves)
+            forced: object = getattr(self.client_codecs[kind], "tool_choice", None)
+            return forced(tool) if callable(forced) else {"type": kind}
         hosted = rendered.hosted_tool(entry.name)
         assert hosted is not None
         return self._hosted_codec(rendered, hosted).tool_choice(hosted)

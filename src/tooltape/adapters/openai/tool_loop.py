@@ -17,6 +17,7 @@ from typing import Any, cast
 from tooltape.adapters.codec import ClientToolCodec, HostedToolCodec
 from tooltape.adapters.openai.approvals import answer_approvals, pending_approvals
 from tooltape.adapters.openai.client_calls import answer_client_call
+from tooltape.adapters.openai.function_options import echoed_call_context
 from tooltape.adapters.openai.reading import as_dict
 from tooltape.adapters.openai.reading import field as item_field
 from tooltape.adapters.openai.strict_schema import drop_null_optionals
@@ -81,6 +82,8 @@ class ToolLoop:
                         "type": "function_call_output",
                         "call_id": call_id,
                         "output": result.model_output(),
+                        # a program's caller and the namespace go back with the output
+                        **echoed_call_context(item),
                     }
                 )
             elif item_type in by_item_type:

@@ -320,13 +320,16 @@ def response_calls(
         kind = item_type(item)
         if index in taken or kind is None:
             continue
-        if kind in by_item_type:
-            codec = by_item_type[kind]
-            arguments: Arguments = codec.call_arguments(cast("Mapping[str, Any]", item))
-            kind_name = codec.kind
-        elif kind in _LOCAL_ITEMS:
+        # function and custom tool calls carry their arguments as such (a custom tool's
+        # text is shown as it is, even though a codec reads it too)
+        if kind in _LOCAL_ITEMS:
             raw = field(item, "input") if kind == "custom_tool_call" else field(item, "arguments")
-            arguments, kind_name = decoded_arguments(raw), _LOCAL_ITEMS[kind]
+            arguments: Arguments = decoded_arguments(raw)
+            kind_name = _LOCAL_ITEMS[kind]
+        elif kind in by_item_type:
+            codec = by_item_type[kind]
+            arguments = codec.call_arguments(cast("Mapping[str, Any]", item))
+            kind_name = codec.kind
         else:
             continue
         sent = answers.get(text(item, "call_id") or "", ())

@@ -4,6 +4,7 @@ client-executed provider tools, plus the default registries."""
 from tooltape.adapters.openai.codecs.apply_patch import ApplyPatchCodec
 from tooltape.adapters.openai.codecs.code_interpreter import CodeInterpreterCodec
 from tooltape.adapters.openai.codecs.computer import ComputerCodec, ComputerUsePreviewCodec
+from tooltape.adapters.openai.codecs.custom import CustomCodec
 from tooltape.adapters.openai.codecs.file_search import FileSearchCodec
 from tooltape.adapters.openai.codecs.image_generation import ImageGenerationCodec
 from tooltape.adapters.openai.codecs.local_shell import LocalShellCodec
@@ -22,6 +23,7 @@ __all__ = [
     "CodeInterpreterCodec",
     "ComputerCodec",
     "ComputerUsePreviewCodec",
+    "CustomCodec",
     "FileSearchCodec",
     "ImageGenerationCodec",
     "LocalShellCodec",

@@ -8,6 +8,7 @@ from tooltape.adapters.codec import ClientToolCodec, HostedToolCodec
 from tooltape.adapters.openai.codecs.apply_patch import ApplyPatchCodec
 from tooltape.adapters.openai.codecs.code_interpreter import CodeInterpreterCodec
 from tooltape.adapters.openai.codecs.computer import ComputerCodec, ComputerUsePreviewCodec
+from tooltape.adapters.openai.codecs.custom import CustomCodec
 from tooltape.adapters.openai.codecs.file_search import FileSearchCodec
 from tooltape.adapters.openai.codecs.image_generation import ImageGenerationCodec
 from tooltape.adapters.openai.codecs.local_shell import LocalShellCodec
@@ -40,5 +41,6 @@ def default_client_tool_codecs() -> dict[str, ClientToolCodec]:
         LocalShellExecCodec(),
         ComputerCodec(),
         ComputerUsePreviewCodec(),
+        CustomCodec(),
     )
     return {codec.kind: codec for codec in codecs}
