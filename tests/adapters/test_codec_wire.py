@@ -267,6 +267,7 @@ def test_registry_covers_every_hosted_kind() -> None:
         "image_generation",
         "mcp",
         "shell",
+        "tool_search",
         "web_search",
         "web_search_preview",
     ]

@@ -318,7 +318,7 @@ def test_tool_choice_maps_names_to_the_wire_and_relaxes_after_the_first_round(
 
 
 def test_every_request_body_validates_against_the_sdk_types(tmp_path: Path) -> None:
-    hosted = list(shareable_tools().values())
+    hosted = list(shareable_tools("gpt-5.1").values())
     prompt = Prompt[Answer](
         ns="t",
         key="everything",

@@ -24,6 +24,8 @@ SPEC_VALID = [
     "custom_tool_call.json",
     "local_shell_exec_call.json",
     "shell_completed.json",
+    "tool_search_client_call.json",
+    "tool_search_server.json",
     "web_search_preview_completed.json",
 ]
 

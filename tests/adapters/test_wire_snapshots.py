@@ -55,7 +55,9 @@ def test_request_body(wire_snapshot: WireSnapshot, tmp_path: Path) -> None:
                     local_shell_tool(name="local_shell"),
                 ],
                 # the local shell stands in for the hosted one: a request carries one shell
-                hosted_tools=tuple(t for k, t in shareable_tools().items() if k != "shell"),
+                hosted_tools=tuple(
+                    t for k, t in shareable_tools("gpt-5.1").items() if k != "shell"
+                ),
             )
         ],
     )

@@ -50,7 +50,7 @@ def loose(params: Loose, *, context: ToolContext) -> ToolResult[int]:
 
 
 def everything(root: Path, *, approver: Any = None) -> Prompt[Answer]:
-    hosted: list[Any] = [t for k, t in shareable_tools().items() if k != "mcp"]
+    hosted: list[Any] = [t for k, t in shareable_tools("gpt-5.1").items() if k != "mcp"]
     hosted.append(
         hosted_mcp_tool(
             HostedMcpConfig("deepwiki", server_url="https://mcp.deepwiki.com/mcp"),
@@ -86,7 +86,7 @@ CHOICES: list[Any] = [
     "add_one",
     "loose",
     "apply_patch",
-    *shareable_tools(),
+    *shareable_tools("gpt-5.1"),
     AllowedTools(("add_one", "apply_patch", "web_search", "wiki", "shell")),
     AllowedTools(("loose", "file_search"), mode="required"),
     McpToolChoice("wiki", "ask_question"),

@@ -22,7 +22,7 @@ from openapi_tools import assert_output_items_valid
 from tooltape import Prompt, Section, Session
 from tooltape.adapters.openai import OpenAIAdapter
 from tooltape.testing.cassette import JsonBody, load_cassette
-from tooltape.testing.kinds import canonical_client_tools, canonical_tools
+from tooltape.testing.kinds import canonical_client_tools, canonical_companions, canonical_tools
 from tooltape.testing.provider.loopback import LoopbackProvider, LoopbackReply
 
 REPO = Path(__file__).resolve().parents[2]
@@ -34,6 +34,7 @@ SOURCES: dict[str, tuple[str, int]] = {
     "image_generation": ("cassettes/imported/image_generation_jpeg.json", 0),
     "mcp": ("cassettes/imported/model_mcp_server_tool.json", 0),
     "shell": ("fixtures/responses/shell_completed.json", -1),
+    "tool_search": ("fixtures/responses/tool_search_server.json", -1),
     "web_search_preview": ("fixtures/responses/web_search_preview_completed.json", -1),
 }
 
@@ -42,11 +43,12 @@ CLIENT_CALLS: dict[str, str] = {
     "computer": "fixtures/responses/computer_call.json",
     "computer_use_preview": "fixtures/responses/computer_use_preview_call.json",
     "custom": "fixtures/responses/custom_tool_call.json",
+    "tool_search": "fixtures/responses/tool_search_client_call.json",
     "local_shell": "fixtures/responses/local_shell_exec_call.json",
 }
 CLIENT_ANSWERED = "fixtures/responses/client_tool_answered.json"
 # The model each client kind is evaluated with, where gpt-5 cannot take it.
-CLIENT_MODELS: dict[str, str] = {"local_shell": "codex-mini-latest"}
+CLIENT_MODELS: dict[str, str] = {"local_shell": "codex-mini-latest", "tool_search": "gpt-5.4"}
 
 
 def _synthetic(relative: str) -> dict[str, Any]:
@@ -122,10 +124,11 @@ def _client_provenance(kind: str) -> str:
 )
 def test_client_kind_round_trip(kind: str, openai_client: openai.OpenAI) -> None:
     tool = canonical_client_tools()[kind]
+    companions = canonical_companions().get(kind, ())
     prompt = Prompt(
         ns="tooltape.contracts",
         key=f"record-{kind}",
-        sections=[Section(title="Use the tool", tools=(tool,))],
+        sections=[Section(title="Use the tool", tools=(tool, *companions))],
     )
     replies = [
         LoopbackReply.json(_synthetic(CLIENT_CALLS[kind])),
@@ -138,7 +141,9 @@ def test_client_kind_round_trip(kind: str, openai_client: openai.OpenAI) -> None
         response = adapter.evaluate(prompt, session=session)
 
     assert response.text == "Done."
-    calls = [e for e in session.tool_invocations if e.kind == kind]
+    calls = [e for e in session.tool_invocations if e.name == tool.name]
     assert len(calls) == 1, f"expected one ToolInvoked for {kind}"
-    assert calls[0].source == "native" and calls[0].provider == "openai"
+    # A namespace's members are function tools: their calls are function calls.
+    source, recorded_kind = ("function", None) if kind == "namespace" else ("native", kind)
+    assert (calls[0].source, calls[0].kind, calls[0].provider) == (source, recorded_kind, "openai")
     assert calls[0].result.success, calls[0].result.message

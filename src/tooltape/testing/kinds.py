@@ -23,10 +23,12 @@ from tooltape.tools.computer import (
 )
 from tooltape.tools.custom import CustomToolConfig, Grammar, custom_tool
 from tooltape.tools.file_search import FileSearchConfig, file_search_tool
+from tooltape.tools.function_options import with_options
 from tooltape.tools.image_generation import ImageGenerationConfig, image_generation_tool
 from tooltape.tools.local_shell import local_shell_exec_tool
 from tooltape.tools.mcp import HostedMcpConfig, hosted_mcp_tool
 from tooltape.tools.shell import ShellConfig, shell_tool
+from tooltape.tools.tool_search import client_tool_search_tool, tool_search_tool
 from tooltape.tools.web_search import DomainFilter, GeoHint, WebSearchConfig, web_search_tool
 from tooltape.tools.web_search_preview import WebSearchPreviewConfig, web_search_preview_tool
 
@@ -59,6 +61,7 @@ def canonical_tools() -> dict[str, HostedTool[Any]]:
             )
         ),
         "shell": shell_tool(ShellConfig()),
+        "tool_search": tool_search_tool(),
         "web_search_preview": web_search_preview_tool(
             WebSearchPreviewConfig(
                 geo_hint=GeoHint(country_code="US"),
@@ -95,16 +98,36 @@ def canonical_client_tools() -> dict[str, Tool[Any, Any]]:
             name="sql_query",
         ),
         "local_shell": local_shell_exec_tool(timeout_s=30),
+        "tool_search": client_tool_search_tool(),
     }
 
 
-def shareable_tools() -> dict[str, HostedTool[Any]]:
-    """The canonical tools that can share one prompt, by kind.
+def _lookup_order(order_id: str) -> str:
+    """Look an order up by its id."""
+    return f"order {order_id}: shipped"
+
+
+def canonical_companions() -> dict[str, tuple[Tool[Any, Any], ...]]:
+    """Tools a kind's canonical tool needs beside it in a prompt, by kind.
+
+    A tool search needs deferred tools to load: its prompt also carries
+    ``lookup_order``, offered with ``defer_loading``.
+    """
+    deferred = with_options(
+        Tool.from_function(_lookup_order, name="lookup_order"), defer_loading=True
+    )
+    return {"tool_search": (deferred,)}
+
+
+def shareable_tools(model: str | None = None) -> dict[str, HostedTool[Any]]:
+    """The canonical tools that can share one prompt (for ``model``, if given), by kind.
 
     A kind whose call items an earlier kind already reads (web_search_preview
     sends the web_search_call items web_search reads) is left out: the API
-    could not tell which tool a call is for, so a prompt refuses the pair.
+    could not tell which tool a call is for, so a prompt refuses the pair. So
+    is a kind the capability table says ``model`` cannot take.
     """
+    from tooltape.adapters.openai.capabilities import refusal
     from tooltape.adapters.openai.codecs.registry import default_hosted_tool_codecs
 
     codecs = default_hosted_tool_codecs()
@@ -112,7 +135,7 @@ def shareable_tools() -> dict[str, HostedTool[Any]]:
     tools: dict[str, HostedTool[Any]] = {}
     for kind, tool in canonical_tools().items():
         item_types = set(codecs[kind].item_types)
-        if item_types & read:
+        if item_types & read or (model is not None and refusal(model, kind) is not None):
             continue
         read |= item_types
         tools[kind] = tool

@@ -15,11 +15,13 @@ from tooltape.adapters.openai.codecs.registry import (
     default_hosted_tool_codecs,
 )
 from tooltape.adapters.openai.codecs.shell import ShellCodec
+from tooltape.adapters.openai.codecs.tool_search import ClientToolSearchCodec, ToolSearchCodec
 from tooltape.adapters.openai.codecs.web_search import WebSearchCodec
 from tooltape.adapters.openai.codecs.web_search_preview import WebSearchPreviewCodec
 
 __all__ = [
     "ApplyPatchCodec",
+    "ClientToolSearchCodec",
     "CodeInterpreterCodec",
     "ComputerCodec",
     "ComputerUsePreviewCodec",
@@ -30,6 +32,7 @@ __all__ = [
     "LocalShellExecCodec",
     "McpCodec",
     "ShellCodec",
+    "ToolSearchCodec",
     "WebSearchCodec",
     "WebSearchPreviewCodec",
     "default_client_tool_codecs",

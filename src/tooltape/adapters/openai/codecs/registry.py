@@ -15,6 +15,7 @@ from tooltape.adapters.openai.codecs.local_shell import LocalShellCodec
 from tooltape.adapters.openai.codecs.local_shell_exec import LocalShellExecCodec
 from tooltape.adapters.openai.codecs.mcp import McpCodec
 from tooltape.adapters.openai.codecs.shell import ShellCodec
+from tooltape.adapters.openai.codecs.tool_search import ClientToolSearchCodec, ToolSearchCodec
 from tooltape.adapters.openai.codecs.web_search import WebSearchCodec
 from tooltape.adapters.openai.codecs.web_search_preview import WebSearchPreviewCodec
 
@@ -29,6 +30,7 @@ def default_hosted_tool_codecs() -> dict[str, HostedToolCodec[Any, Any]]:
         McpCodec(),
         ShellCodec(),
         WebSearchPreviewCodec(),
+        ToolSearchCodec(),
     )
     return {codec.kind: codec for codec in codecs}
 
@@ -42,5 +44,6 @@ def default_client_tool_codecs() -> dict[str, ClientToolCodec]:
         ComputerCodec(),
         ComputerUsePreviewCodec(),
         CustomCodec(),
+        ClientToolSearchCodec(),
     )
     return {codec.kind: codec for codec in codecs}
