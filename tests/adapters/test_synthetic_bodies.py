@@ -23,6 +23,7 @@ SPEC_VALID = [
     "computer_use_preview_call.json",
     "custom_tool_call.json",
     "local_shell_exec_call.json",
+    "namespace_function_call.json",
     "shell_completed.json",
     "tool_search_client_call.json",
     "tool_search_server.json",

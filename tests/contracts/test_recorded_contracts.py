@@ -43,6 +43,7 @@ CLIENT_CALLS: dict[str, str] = {
     "computer": "fixtures/responses/computer_call.json",
     "computer_use_preview": "fixtures/responses/computer_use_preview_call.json",
     "custom": "fixtures/responses/custom_tool_call.json",
+    "namespace": "fixtures/responses/namespace_function_call.json",
     "tool_search": "fixtures/responses/tool_search_client_call.json",
     "local_shell": "fixtures/responses/local_shell_exec_call.json",
 }

@@ -23,7 +23,7 @@ from tooltape.tools.computer import (
 )
 from tooltape.tools.custom import CustomToolConfig, Grammar, custom_tool
 from tooltape.tools.file_search import FileSearchConfig, file_search_tool
-from tooltape.tools.function_options import with_options
+from tooltape.tools.function_options import Namespace, with_options
 from tooltape.tools.image_generation import ImageGenerationConfig, image_generation_tool
 from tooltape.tools.local_shell import local_shell_exec_tool
 from tooltape.tools.mcp import HostedMcpConfig, hosted_mcp_tool
@@ -98,8 +98,17 @@ def canonical_client_tools() -> dict[str, Tool[Any, Any]]:
             name="sql_query",
         ),
         "local_shell": local_shell_exec_tool(timeout_s=30),
+        "namespace": with_options(
+            Tool.from_function(_find_order, name="find_order"),
+            namespace=Namespace("orders", "Find and inspect customer orders."),
+        ),
         "tool_search": client_tool_search_tool(),
     }
+
+
+def _find_order(order_id: str) -> str:
+    """Find an order by its id."""
+    return f"order {order_id}: 2 items"
 
 
 def _lookup_order(order_id: str) -> str:

@@ -29,12 +29,14 @@ from tooltape.tools.computer import (
     computer_tool,
     computer_use_preview_tool,
 )
+from tooltape.tools.custom import CustomToolConfig, CustomToolSection, Grammar, custom_tool
 from tooltape.tools.file_search import (
     FileSearchConfig,
     FileSearchResult,
     FileSearchSection,
     file_search_tool,
 )
+from tooltape.tools.function_options import FunctionOptions, Namespace, with_options
 from tooltape.tools.hosted_section import HostedToolSection
 from tooltape.tools.image_generation import (
     ImageGenerationConfig,
@@ -52,6 +54,7 @@ from tooltape.tools.mcp import (
     McpApprovalRequest,
     hosted_mcp_tool,
 )
+from tooltape.tools.namespace import NamespaceSection, namespace_tools
 from tooltape.tools.shell import (
     ContainerAuto,
     ContainerReference,
@@ -61,6 +64,14 @@ from tooltape.tools.shell import (
     ShellSection,
     local_shell_tool,
     shell_tool,
+)
+from tooltape.tools.tool_search import (
+    ClientToolSearchSection,
+    ToolSearchConfig,
+    ToolSearchResult,
+    ToolSearchSection,
+    client_tool_search_tool,
+    tool_search_tool,
 )
 from tooltape.tools.web_search import (
     Citation,
@@ -82,6 +93,7 @@ __all__ = [
     "ApplyPatchCall",
     "Citation",
     "ClientExecutedTool",
+    "ClientToolSearchSection",
     "ClientToolSection",
     "CodeInterpreterConfig",
     "CodeInterpreterResult",
@@ -92,12 +104,16 @@ __all__ = [
     "ComputerSection",
     "ComputerUsePreviewConfig",
     "ContainerAuto",
+    "CustomToolConfig",
+    "CustomToolSection",
     "ContainerReference",
     "DomainFilter",
     "FileSearchConfig",
     "FileSearchResult",
     "FileSearchSection",
+    "FunctionOptions",
     "GeoHint",
+    "Grammar",
     "HostedMcpConfig",
     "HostedMcpResult",
     "HostedMcpSection",
@@ -110,6 +126,8 @@ __all__ = [
     "LocalShellExecSection",
     "McpApprovalDecision",
     "McpApprovalRequest",
+    "Namespace",
+    "NamespaceSection",
     "PatchApplied",
     "PatchOperation",
     "SafetyCheck",
@@ -117,6 +135,9 @@ __all__ = [
     "ShellConfig",
     "ShellResult",
     "ShellSection",
+    "ToolSearchConfig",
+    "ToolSearchResult",
+    "ToolSearchSection",
     "WebSearchConfig",
     "WebSearchPreviewConfig",
     "WebSearchPreviewResult",
@@ -124,15 +145,20 @@ __all__ = [
     "WebSearchResult",
     "WebSearchSection",
     "apply_patch_tool",
+    "client_tool_search_tool",
     "code_interpreter_tool",
     "computer_tool",
     "computer_use_preview_tool",
+    "custom_tool",
     "file_search_tool",
     "hosted_mcp_tool",
     "image_generation_tool",
     "local_shell_exec_tool",
     "local_shell_tool",
+    "namespace_tools",
     "shell_tool",
+    "tool_search_tool",
     "web_search_preview_tool",
     "web_search_tool",
+    "with_options",
 ]

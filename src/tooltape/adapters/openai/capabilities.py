@@ -45,6 +45,7 @@ KNOWN_KINDS = frozenset(
         "computer",
         "computer_use_preview",
         "custom",
+        "namespace",
         "tool_search",
         "programmatic_tool_calling",
     }

@@ -10,6 +10,7 @@ from tooltape.adapters.openai.codecs.image_generation import ImageGenerationCode
 from tooltape.adapters.openai.codecs.local_shell import LocalShellCodec
 from tooltape.adapters.openai.codecs.local_shell_exec import LocalShellExecCodec
 from tooltape.adapters.openai.codecs.mcp import McpCodec
+from tooltape.adapters.openai.codecs.namespace import NamespaceCodec
 from tooltape.adapters.openai.codecs.registry import (
     default_client_tool_codecs,
     default_hosted_tool_codecs,
@@ -31,6 +32,7 @@ __all__ = [
     "LocalShellCodec",
     "LocalShellExecCodec",
     "McpCodec",
+    "NamespaceCodec",
     "ShellCodec",
     "ToolSearchCodec",
     "WebSearchCodec",

@@ -14,6 +14,7 @@ from tooltape.adapters.openai.codecs.image_generation import ImageGenerationCode
 from tooltape.adapters.openai.codecs.local_shell import LocalShellCodec
 from tooltape.adapters.openai.codecs.local_shell_exec import LocalShellExecCodec
 from tooltape.adapters.openai.codecs.mcp import McpCodec
+from tooltape.adapters.openai.codecs.namespace import NamespaceCodec
 from tooltape.adapters.openai.codecs.shell import ShellCodec
 from tooltape.adapters.openai.codecs.tool_search import ClientToolSearchCodec, ToolSearchCodec
 from tooltape.adapters.openai.codecs.web_search import WebSearchCodec
@@ -44,6 +45,7 @@ def default_client_tool_codecs() -> dict[str, ClientToolCodec]:
         ComputerCodec(),
         ComputerUsePreviewCodec(),
         CustomCodec(),
+        NamespaceCodec(),
         ClientToolSearchCodec(),
     )
     return {codec.kind: codec for codec in codecs}
