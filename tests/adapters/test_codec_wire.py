@@ -266,6 +266,7 @@ def test_registry_covers_every_hosted_kind() -> None:
         "file_search",
         "image_generation",
         "mcp",
+        "programmatic_tool_calling",
         "shell",
         "tool_search",
         "web_search",
@@ -273,7 +274,9 @@ def test_registry_covers_every_hosted_kind() -> None:
     ]
     for kind, codec in CODECS.items():
         assert codec.kind == kind
-        assert codec.item_types and all(t.endswith(("_call", "_tools")) for t in codec.item_types)
+        # call items: *_call, mcp_list_tools, and the program of programmatic tool calling
+        calls = [t for t in codec.item_types if t.endswith(("_call", "_tools")) or t == "program"]
+        assert codec.item_types and calls == list(codec.item_types)
     assert default_hosted_tool_codecs() is not CODECS
 
 

@@ -24,6 +24,8 @@ SPEC_VALID = [
     "custom_tool_call.json",
     "local_shell_exec_call.json",
     "namespace_function_call.json",
+    "program_calls_function.json",
+    "program_completed.json",
     "shell_completed.json",
     "tool_search_client_call.json",
     "tool_search_server.json",

@@ -34,6 +34,7 @@ SOURCES: dict[str, tuple[str, int]] = {
     "image_generation": ("cassettes/imported/image_generation_jpeg.json", 0),
     "mcp": ("cassettes/imported/model_mcp_server_tool.json", 0),
     "shell": ("fixtures/responses/shell_completed.json", -1),
+    "programmatic_tool_calling": ("fixtures/responses/program_completed.json", -1),
     "tool_search": ("fixtures/responses/tool_search_server.json", -1),
     "web_search_preview": ("fixtures/responses/web_search_preview_completed.json", -1),
 }

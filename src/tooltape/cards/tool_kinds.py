@@ -47,6 +47,11 @@ HOSTED_KINDS: dict[str, HostedKind] = {
     ),
     "mcp": HostedKind("tooltape.tools.mcp", "HostedMcpConfig", "hosted_mcp_tool"),
     "shell": HostedKind("tooltape.tools.shell", "ShellConfig", "shell_tool"),
+    "programmatic_tool_calling": HostedKind(
+        "tooltape.tools.programmatic_tool_calling",
+        "ProgrammaticToolCallingConfig",
+        "programmatic_tool_calling_tool",
+    ),
     "tool_search": HostedKind("tooltape.tools.tool_search", "ToolSearchConfig", "tool_search_tool"),
     "web_search_preview": HostedKind(
         "tooltape.tools.web_search_preview", "WebSearchPreviewConfig", "web_search_preview_tool"

@@ -27,6 +27,7 @@ from tooltape.tools.function_options import Namespace, with_options
 from tooltape.tools.image_generation import ImageGenerationConfig, image_generation_tool
 from tooltape.tools.local_shell import local_shell_exec_tool
 from tooltape.tools.mcp import HostedMcpConfig, hosted_mcp_tool
+from tooltape.tools.programmatic_tool_calling import programmatic_tool_calling_tool
 from tooltape.tools.shell import ShellConfig, shell_tool
 from tooltape.tools.tool_search import client_tool_search_tool, tool_search_tool
 from tooltape.tools.web_search import DomainFilter, GeoHint, WebSearchConfig, web_search_tool
@@ -60,6 +61,7 @@ def canonical_tools() -> dict[str, HostedTool[Any]]:
                 require_approval="never",
             )
         ),
+        "programmatic_tool_calling": programmatic_tool_calling_tool(),
         "shell": shell_tool(ShellConfig()),
         "tool_search": tool_search_tool(),
         "web_search_preview": web_search_preview_tool(

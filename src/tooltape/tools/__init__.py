@@ -55,6 +55,12 @@ from tooltape.tools.mcp import (
     hosted_mcp_tool,
 )
 from tooltape.tools.namespace import NamespaceSection, namespace_tools
+from tooltape.tools.programmatic_tool_calling import (
+    ProgrammaticToolCallingConfig,
+    ProgrammaticToolCallingResult,
+    ProgrammaticToolCallingSection,
+    programmatic_tool_calling_tool,
+)
 from tooltape.tools.shell import (
     ContainerAuto,
     ContainerReference,
@@ -130,6 +136,9 @@ __all__ = [
     "NamespaceSection",
     "PatchApplied",
     "PatchOperation",
+    "ProgrammaticToolCallingConfig",
+    "ProgrammaticToolCallingResult",
+    "ProgrammaticToolCallingSection",
     "SafetyCheck",
     "ShellCall",
     "ShellConfig",
@@ -156,6 +165,7 @@ __all__ = [
     "local_shell_exec_tool",
     "local_shell_tool",
     "namespace_tools",
+    "programmatic_tool_calling_tool",
     "shell_tool",
     "tool_search_tool",
     "web_search_preview_tool",

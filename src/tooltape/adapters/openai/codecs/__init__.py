@@ -11,6 +11,9 @@ from tooltape.adapters.openai.codecs.local_shell import LocalShellCodec
 from tooltape.adapters.openai.codecs.local_shell_exec import LocalShellExecCodec
 from tooltape.adapters.openai.codecs.mcp import McpCodec
 from tooltape.adapters.openai.codecs.namespace import NamespaceCodec
+from tooltape.adapters.openai.codecs.programmatic_tool_calling import (
+    ProgrammaticToolCallingCodec,
+)
 from tooltape.adapters.openai.codecs.registry import (
     default_client_tool_codecs,
     default_hosted_tool_codecs,
@@ -33,6 +36,7 @@ __all__ = [
     "LocalShellExecCodec",
     "McpCodec",
     "NamespaceCodec",
+    "ProgrammaticToolCallingCodec",
     "ShellCodec",
     "ToolSearchCodec",
     "WebSearchCodec",

@@ -15,6 +15,9 @@ from tooltape.adapters.openai.codecs.local_shell import LocalShellCodec
 from tooltape.adapters.openai.codecs.local_shell_exec import LocalShellExecCodec
 from tooltape.adapters.openai.codecs.mcp import McpCodec
 from tooltape.adapters.openai.codecs.namespace import NamespaceCodec
+from tooltape.adapters.openai.codecs.programmatic_tool_calling import (
+    ProgrammaticToolCallingCodec,
+)
 from tooltape.adapters.openai.codecs.shell import ShellCodec
 from tooltape.adapters.openai.codecs.tool_search import ClientToolSearchCodec, ToolSearchCodec
 from tooltape.adapters.openai.codecs.web_search import WebSearchCodec
@@ -32,6 +35,7 @@ def default_hosted_tool_codecs() -> dict[str, HostedToolCodec[Any, Any]]:
         ShellCodec(),
         WebSearchPreviewCodec(),
         ToolSearchCodec(),
+        ProgrammaticToolCallingCodec(),
     )
     return {codec.kind: codec for codec in codecs}
 

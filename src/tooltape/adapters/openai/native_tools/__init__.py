@@ -6,7 +6,9 @@ from tooltape.adapters.openai.native_tools.sections import (
     OpenAIFileSearchSection,
     OpenAIImageGenerationSection,
     OpenAIMcpSection,
+    OpenAIProgrammaticToolCallingSection,
     OpenAIShellSection,
+    OpenAIToolSearchSection,
     OpenAIWebSearchPreviewSection,
     OpenAIWebSearchSection,
 )
@@ -17,7 +19,9 @@ __all__ = [
     "OpenAIImageGenerationSection",
     "OpenAIMcpSection",
     "OpenAINativeToolSection",
+    "OpenAIProgrammaticToolCallingSection",
     "OpenAIShellSection",
+    "OpenAIToolSearchSection",
     "OpenAIWebSearchPreviewSection",
     "OpenAIWebSearchSection",
 ]

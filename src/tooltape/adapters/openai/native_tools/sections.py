@@ -9,7 +9,12 @@ from tooltape.tools.code_interpreter import CodeInterpreterConfig, code_interpre
 from tooltape.tools.file_search import FileSearchConfig, file_search_tool
 from tooltape.tools.image_generation import ImageGenerationConfig, image_generation_tool
 from tooltape.tools.mcp import HostedMcpConfig, hosted_mcp_tool
+from tooltape.tools.programmatic_tool_calling import (
+    ProgrammaticToolCallingConfig,
+    programmatic_tool_calling_tool,
+)
 from tooltape.tools.shell import ShellConfig, shell_tool
+from tooltape.tools.tool_search import ToolSearchConfig, tool_search_tool
 from tooltape.tools.web_search import WebSearchConfig, web_search_tool
 from tooltape.tools.web_search_preview import WebSearchPreviewConfig, web_search_preview_tool
 
@@ -125,4 +130,36 @@ class OpenAIWebSearchPreviewSection(OpenAINativeToolSection):
         capabilities: Capabilities = None,
     ) -> None:
         tool = web_search_preview_tool(config or WebSearchPreviewConfig(), name=name)
+        super().__init__(tool, model=model, key=key, capabilities=capabilities)
+
+
+class OpenAIToolSearchSection(OpenAINativeToolSection):
+    """OpenAI ``tool_search`` run by the provider over the prompt's deferred tools."""
+
+    def __init__(
+        self,
+        config: ToolSearchConfig | None = None,
+        *,
+        model: str,
+        key: str = "openai-tool-search",
+        name: str = "tool_search",
+        capabilities: Capabilities = None,
+    ) -> None:
+        tool = tool_search_tool(config or ToolSearchConfig(), name=name)
+        super().__init__(tool, model=model, key=key, capabilities=capabilities)
+
+
+class OpenAIProgrammaticToolCallingSection(OpenAINativeToolSection):
+    """OpenAI ``programmatic_tool_calling``: the model may write programs that call tools."""
+
+    def __init__(
+        self,
+        config: ProgrammaticToolCallingConfig | None = None,
+        *,
+        model: str,
+        key: str = "openai-programmatic-tool-calling",
+        name: str = "programmatic_tool_calling",
+        capabilities: Capabilities = None,
+    ) -> None:
+        tool = programmatic_tool_calling_tool(config or ProgrammaticToolCallingConfig(), name=name)
         super().__init__(tool, model=model, key=key, capabilities=capabilities)
