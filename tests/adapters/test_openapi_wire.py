@@ -2,19 +2,32 @@
 
 The components come from ``tests/data/openapi/responses-tools.json`` (see
 ``tests/data/openapi/extract.py`` for where and how they were taken); the
-specs cover each kind and each config variant tooltape supports.
+specs cover each kind, hosted and client-executed, and each config variant
+tooltape supports, alone and in one request with options and namespaces.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import pytest
 from openapi_tools import assert_wire_valid, document, wire_errors
 
-from tooltape.adapters.openai.codecs import default_hosted_tool_codecs
+from tooltape import Prompt, Section, Tool
+from tooltape.adapters.openai import OpenAIAdapter
+from tooltape.adapters.openai.codecs import default_client_tool_codecs, default_hosted_tool_codecs
 from tooltape.prompt import HostedTool
+from tooltape.testing.computer import RecordingComputer
+from tooltape.tools.apply_patch import apply_patch_tool
 from tooltape.tools.code_interpreter import CodeInterpreterConfig, code_interpreter_tool
+from tooltape.tools.computer import (
+    ComputerUsePreviewConfig,
+    computer_tool,
+    computer_use_preview_tool,
+)
+from tooltape.tools.custom import CustomToolConfig, Grammar, custom_tool
 from tooltape.tools.file_search import (
     AttributeFilter,
     FileSearchConfig,
@@ -22,11 +35,24 @@ from tooltape.tools.file_search import (
     FilterGroup,
     file_search_tool,
 )
+from tooltape.tools.function_options import FunctionOptions, Namespace, with_options
 from tooltape.tools.image_generation import ImageGenerationConfig, ImageMask, image_generation_tool
+from tooltape.tools.local_shell import local_shell_exec_tool
 from tooltape.tools.mcp import HostedMcpConfig, McpApprovalPolicy, McpToolFilter, hosted_mcp_tool
 from tooltape.tools.network import DomainSecret, NetworkAllowlist, NetworkDisabled
-from tooltape.tools.shell import ContainerAuto, ContainerReference, ShellConfig, shell_tool
-from tooltape.tools.skills import InlineSkill, SkillReference
+from tooltape.tools.programmatic_tool_calling import (
+    ProgrammaticToolCallingConfig,
+    programmatic_tool_calling_tool,
+)
+from tooltape.tools.shell import (
+    ContainerAuto,
+    ContainerReference,
+    ShellConfig,
+    local_shell_tool,
+    shell_tool,
+)
+from tooltape.tools.skills import InlineSkill, LocalSkill, SkillReference
+from tooltape.tools.tool_search import ToolSearchConfig, client_tool_search_tool, tool_search_tool
 from tooltape.tools.web_search import DomainFilter, GeoHint, WebSearchConfig, web_search_tool
 from tooltape.tools.web_search_preview import WebSearchPreviewConfig, web_search_preview_tool
 
@@ -127,6 +153,8 @@ HOSTED_VARIANTS: list[HostedTool[Any]] = [
             alias="web_search_preview_2025_03_11",
         )
     ),
+    tool_search_tool(ToolSearchConfig()),
+    programmatic_tool_calling_tool(ProgrammaticToolCallingConfig()),
 ]
 
 
@@ -165,3 +193,75 @@ def test_the_validator_refuses_what_the_specification_refuses() -> None:
 )
 def test_every_hosted_spec_is_a_valid_openapi_tool(tool: HostedTool[Any]) -> None:
     assert_wire_valid("Tool", HOSTED[tool.kind].serialize(tool))
+
+
+def _client_variants(root: Path) -> list[Tool[Any, Any]]:
+    orders = Namespace("orders", "Find and inspect customer orders.")
+    skill = LocalSkill("lint", "Lints the repository", "./skills/lint")
+
+    def sql(text: str) -> str:
+        """Run a SQL query."""
+        return text
+
+    @dataclass(frozen=True)
+    class Topic:
+        topic: str
+
+    return [
+        apply_patch_tool(root),
+        local_shell_tool(),
+        local_shell_tool(skills=[skill]),
+        local_shell_exec_tool(),
+        computer_tool(RecordingComputer()),
+        computer_use_preview_tool(RecordingComputer(), ComputerUsePreviewConfig("mac", 1440, 900)),
+        custom_tool(sql),
+        custom_tool(sql, CustomToolConfig(Grammar("regex", r"^SELECT .+$")), name="regex_sql"),
+        custom_tool(
+            sql,
+            CustomToolConfig(
+                Grammar("lark", 'start: "SELECT " NAME\nNAME: /[a-z]+/'),
+                FunctionOptions(defer_loading=True, allowed_callers=("programmatic",)),
+            ),
+            name="lark_sql",
+        ),
+        client_tool_search_tool(),
+        client_tool_search_tool(lambda p, names: names, params_type=Topic, description="By topic."),
+        with_options(Tool.from_function(_find), namespace=orders),
+        with_options(Tool.from_function(_find), namespace=orders, defer_loading=True),
+    ]
+
+
+def _find(order_id: str, verbose: bool = False) -> str:
+    """Find an order by its id."""
+    return order_id
+
+
+def _kind(tool: Tool[Any, Any]) -> str:
+    return str(getattr(tool, "kind", "namespace"))
+
+
+@pytest.mark.parametrize("index", range(13))
+def test_every_client_spec_is_a_valid_openapi_tool(index: int, tmp_path: Path) -> None:
+    tool = _client_variants(tmp_path)[index]
+    assert_wire_valid("Tool", default_client_tool_codecs()[_kind(tool)].serialize(tool))
+
+
+def test_every_request_tools_array_is_valid_with_options_and_namespaces(tmp_path: Path) -> None:
+    variants = _client_variants(tmp_path)
+    # one tool of each kind and name, as a prompt would carry them
+    tools = (variants[3], variants[4], variants[7], variants[8], variants[9], variants[12])
+    first_of_kind: dict[str, HostedTool[Any]] = {}
+    for hosted in HOSTED_VARIANTS:
+        if hosted.kind not in ("tool_search", "web_search_preview"):
+            first_of_kind.setdefault(hosted.kind, hosted)
+    prompt = Prompt(
+        ns="tests",
+        key="everything",
+        sections=[Section(title="Tools", tools=tools, hosted_tools=tuple(first_of_kind.values()))],
+    )
+    # capabilities={}: the wire is checked here, not which model may take which kind
+    body = OpenAIAdapter("gpt-5", capabilities={}).build_request(prompt)
+    types = [spec["type"] for spec in body["tools"]]
+    assert {"namespace", "tool_search", "custom", "programmatic_tool_calling"} <= set(types)
+    for spec in body["tools"]:
+        assert_wire_valid("Tool", spec)
