@@ -61,7 +61,7 @@ def load_error(path: Path) -> CardError:
         (
             "name: a\nclient_tools: [{kind: ftp}]",
             "client_tools[0].kind",
-            ["'apply_patch', 'local_shell' or 'local_shell_exec'"],
+            ["'local_shell_exec', 'custom', 'computer', 'computer_use_preview' or 'tool_search'"],
         ),
         (
             "name: a\nhosted_tools: [{kind: web_search, config: [1]}]",

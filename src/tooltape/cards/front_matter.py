@@ -93,14 +93,31 @@ class ClientToolEntry:
 
     ``apply_patch`` (``root``), ``local_shell`` (the ``shell`` tool answered
     here; ``cwd``, ``timeout_s``) and ``local_shell_exec`` (the legacy
-    ``local_shell`` tool; ``cwd``, ``timeout_s``).
+    ``local_shell`` tool; ``cwd``, ``timeout_s``); and, with a ``handler``
+    given as ``file.py:name`` relative to the card: ``custom`` (the text
+    handler; ``config`` is a ``CustomToolConfig``), ``computer`` and
+    ``computer_use_preview`` (a zero-argument factory of the ``Computer``;
+    ``acknowledge`` a safety check policy; the preview's ``config`` is a
+    ``ComputerUsePreviewConfig``) and ``tool_search`` (an optional search
+    function; without one the model names the deferred tools to load).
     """
 
-    kind: Literal["apply_patch", "local_shell", "local_shell_exec"]
+    kind: Literal[
+        "apply_patch",
+        "local_shell",
+        "local_shell_exec",
+        "custom",
+        "computer",
+        "computer_use_preview",
+        "tool_search",
+    ]
     name: StrictStr | None = None
     root: StrictStr | None = None
     cwd: StrictStr | None = None
     timeout_s: Seconds | None = None
+    handler: StrictStr | None = None
+    acknowledge: StrictStr | None = None
+    config: Mapping[StrictStr, Any] | None = None
 
 
 @with_config(_FORBID)
@@ -151,7 +168,8 @@ FIXES: dict[str, str] = {
     "{context_size: low}}` (an mcp entry may add `approver: approvals.py:decide`).",
     "client_tools": "list entries like `- {kind: apply_patch, root: workspace}` or "
     "`- {kind: local_shell, cwd: ., timeout_s: 30}` (or kind: local_shell_exec for the legacy "
-    "local_shell tool).",
+    "local_shell tool), `- {kind: custom, handler: tools.py:run_sql}`, `- {kind: computer, "
+    "handler: screen.py:open_browser}` or `- {kind: tool_search}`.",
     "mcp_servers": "list entries like `- {name: time, command: python, args: [server.py], "
     "tools: [get_time]}` (a server tooltape starts) or `- {name: docs, url: "
     "'http://127.0.0.1:8000/mcp'}` (one that already runs).",

@@ -72,6 +72,24 @@ def _kind_parts(path: Path, where: str, kind: HostedKind) -> tuple[type[Any], Ca
         ) from exc
 
 
+def validated_config(path: Path, where: str, config_type: type[Any], raw: Any) -> Any:
+    """``raw`` (a mapping from the card) as ``config_type``; a ``CardError`` names each field."""
+    try:
+        return params_schema(config_type).validator.validate_python(dict(raw))
+    except ValidationError as exc:
+        details = exc.errors(include_url=False)
+        first = field_path((where, *details[0]["loc"]))
+        problems = "; ".join(f"`{field_path((where, *d['loc']))}`: {d['msg']}" for d in details)
+        known = ", ".join(f.name for f in dataclasses.fields(config_type))
+        raise CardError(
+            path,
+            first,
+            problems,
+            f"give {config_type.__name__} valid settings; its fields are {known} "
+            "(unknown keys are refused).",
+        ) from None
+
+
 def build_hosted_tool(path: Path, index: int, entry: HostedToolEntry) -> HostedTool[Any]:
     """The hosted tool ``hosted_tools[index]`` of the card at ``path`` declares."""
     where = f"hosted_tools[{index}]"
@@ -84,22 +102,7 @@ def build_hosted_tool(path: Path, index: int, entry: HostedToolEntry) -> HostedT
             f"use one of: {', '.join(HOSTED_KINDS)}.",
         )
     config_type, factory = _kind_parts(path, where, kind)
-    try:
-        config = params_schema(config_type).validator.validate_python(dict(entry.config))
-    except ValidationError as exc:
-        details = exc.errors(include_url=False)
-        first = field_path((where, "config", *details[0]["loc"]))
-        problems = "; ".join(
-            f"`{field_path((where, 'config', *d['loc']))}`: {d['msg']}" for d in details
-        )
-        known = ", ".join(f.name for f in dataclasses.fields(config_type))
-        raise CardError(
-            path,
-            first,
-            problems,
-            f"give {config_type.__name__} valid settings; its fields are {known} "
-            "(unknown keys are refused).",
-        ) from None
+    config = validated_config(path, f"{where}.config", config_type, entry.config)
     options: dict[str, Any] = {} if entry.name is None else {"name": entry.name}
     if entry.approver is not None:
         options["approver"] = _approver(path, where, entry)
@@ -141,12 +144,16 @@ def _resolve(base: Path, value: str) -> Path:
 
 def build_client_tool(path: Path, index: int, entry: ClientToolEntry) -> Tool[Any, Any]:
     """The client-executed tool ``client_tools[index]`` declares; paths are card-relative."""
+    if entry.kind in ("custom", "computer", "computer_use_preview", "tool_search"):
+        from tooltape.cards.client_kinds import build_handler_tool
+
+        return build_handler_tool(path, index, entry)
     where = f"client_tools[{index}]"
     base = path.parent
     unused = {
-        "apply_patch": ("cwd", "timeout_s"),
-        "local_shell": ("root",),
-        "local_shell_exec": ("root",),
+        "apply_patch": ("cwd", "timeout_s", "handler", "acknowledge", "config"),
+        "local_shell": ("root", "handler", "acknowledge", "config"),
+        "local_shell_exec": ("root", "handler", "acknowledge", "config"),
     }[entry.kind]
     for name in unused:
         if getattr(entry, name) is not None:
