@@ -430,3 +430,19 @@ def test_a_body_that_is_not_json_names_where_it_breaks(faults: ProviderFaults) -
     assert raised.value.phase == "parse"
     assert "not JSON (Expecting value at position 24)" in str(raised.value)
     assert raised.value.provider_payload == '{"id": "r1", "output": [}'
+
+
+def test_a_client_tool_of_an_unregistered_kind_is_refused_before_sending(tmp_path: Path) -> None:
+    from tooltape.adapters.openai.codecs.registry import default_client_tool_codecs
+    from tooltape.tools.apply_patch import apply_patch_tool
+
+    codecs = {k: c for k, c in default_client_tool_codecs().items() if k != "apply_patch"}
+    prompt = Prompt(
+        ns="t",
+        key="patch",
+        sections=[MarkdownSection(title="T", template="hi", tools=[apply_patch_tool(tmp_path)])],
+    )
+    with pytest.raises(PromptEvaluationError) as caught:
+        OpenAIAdapter("gpt-5.1", client_tool_codecs=codecs).build_request(prompt)
+    assert caught.value.phase == "render"
+    assert "client-executed tool kind 'apply_patch'" in str(caught.value)

@@ -14,12 +14,13 @@ from pathlib import Path
 import pytest
 from cli_helpers import REPO, FakeTerminal, Run
 
-from tooltape.adapters.openai.codecs.registry import default_hosted_tool_codecs
 from tooltape.cli import check as check_module
 from tooltape.cli.folders import bundled_cassettes
 from tooltape.cli.terminal import Progress
+from tooltape.testing.contracts import builtin_subjects, client_subjects
 
-KINDS = sorted(default_hosted_tool_codecs())
+# Every row of the matrix: the hosted kinds, the client-executed kinds and plain functions.
+KINDS = sorted({**builtin_subjects(), **client_subjects()})
 
 
 def _rows(out: str) -> dict[str, list[str]]:
@@ -213,21 +214,19 @@ def test_a_user_project_passes_covering_only_what_it_recorded(
         "- (no snapshot)",
         "ok (2 call(s) in 1 cassette(s))",
     ]
-    # web_search_preview reads the same web_search_call items: until the matrix tells the
-    # two apart by the request's tool type, a web search recording covers both
-    assert rows["web_search_preview"][1] == "recorded"
+    # web_search_preview answers with the same web_search_call items, but the requests
+    # offered web_search: the recording covers that kind alone
     for kind in KINDS:
-        if kind not in ("web_search", "web_search_preview"):
+        if kind != "web_search":
             assert rows[kind][1] == "not covered", kind
     assert "not covered: " in run.out and "required_kinds" in run.out
     assert "web_search: no snapshot: write cassettes/specs/web_search.json with" in run.out
-    assert "2 checked kinds: every contract holds" in run.out
+    assert "1 checked kind: every contract holds" in run.out
 
     written = cli("check", "--update-specs")
     assert written.code == 0
     assert sorted(p.name for p in (tmp_path / "cassettes" / "specs").iterdir()) == [
         "web_search.json",
-        "web_search_preview.json",
     ]
     assert _rows(cli("check").out)["web_search"][2] == "ok"
 

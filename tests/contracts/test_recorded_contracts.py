@@ -21,6 +21,7 @@ from openapi_tools import assert_output_items_valid
 
 from tooltape import Prompt, Section, Session
 from tooltape.adapters.openai import OpenAIAdapter
+from tooltape.adapters.openai.codecs import default_client_tool_codecs
 from tooltape.testing.cassette import JsonBody, load_cassette
 from tooltape.testing.kinds import canonical_client_tools, canonical_companions, canonical_tools
 from tooltape.testing.provider.loopback import LoopbackProvider, LoopbackReply
@@ -41,6 +42,8 @@ SOURCES: dict[str, tuple[str, int]] = {
 
 
 CLIENT_CALLS: dict[str, str] = {
+    "apply_patch": "fixtures/responses/apply_patch_calls.json",
+    "shell": "fixtures/responses/local_shell_call.json",
     "computer": "fixtures/responses/computer_call.json",
     "computer_use_preview": "fixtures/responses/computer_use_preview_call.json",
     "custom": "fixtures/responses/custom_tool_call.json",
@@ -50,7 +53,12 @@ CLIENT_CALLS: dict[str, str] = {
 }
 CLIENT_ANSWERED = "fixtures/responses/client_tool_answered.json"
 # The model each client kind is evaluated with, where gpt-5 cannot take it.
-CLIENT_MODELS: dict[str, str] = {"local_shell": "codex-mini-latest", "tool_search": "gpt-5.4"}
+CLIENT_MODELS: dict[str, str] = {
+    "apply_patch": "gpt-5.1",
+    "local_shell": "codex-mini-latest",
+    "shell": "gpt-5.1",
+    "tool_search": "gpt-5.4",
+}
 
 
 def _synthetic(relative: str) -> dict[str, Any]:
@@ -144,8 +152,12 @@ def test_client_kind_round_trip(kind: str, openai_client: openai.OpenAI) -> None
 
     assert response.text == "Done."
     calls = [e for e in session.tool_invocations if e.name == tool.name]
-    assert len(calls) == 1, f"expected one ToolInvoked for {kind}"
+    recorded = _synthetic(CLIENT_CALLS[kind])["output"]
+    item_type = default_client_tool_codecs()[kind].call_item_type
+    expected = sum(1 for item in recorded if item["type"] == item_type)
+    assert len(calls) == expected, f"expected {expected} ToolInvoked for {kind}"
     # A namespace's members are function tools: their calls are function calls.
     source, recorded_kind = ("function", None) if kind == "namespace" else ("native", kind)
-    assert (calls[0].source, calls[0].kind, calls[0].provider) == (source, recorded_kind, "openai")
-    assert calls[0].result.success, calls[0].result.message
+    for call in calls:
+        assert (call.source, call.kind, call.provider) == (source, recorded_kind, "openai")
+        assert call.result.success, call.result.message

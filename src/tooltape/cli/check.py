@@ -22,9 +22,9 @@ from tooltape.cli.terminal import Cell, Console, Progress, plural, table
 from tooltape.testing.contracts import (
     ContractReport,
     ContractSetupError,
-    ContractSubject,
     KindReport,
     Outcome,
+    Subject,
     cassette_files,
     cli_update,
     load_corpus,
@@ -65,7 +65,7 @@ def _handle(args: argparse.Namespace, console: Console) -> int:
     )
 
 
-def _subjects(settings: ProjectSettings) -> dict[str, ContractSubject]:
+def _subjects(settings: ProjectSettings) -> dict[str, Subject]:
     try:
         return project_subjects(settings.codecs, settings.root)
     except ContractSetupError as exc:
@@ -78,7 +78,7 @@ def run_check(
     update_specs: bool,
     console: Console,
     strict: bool = False,
-    subjects: Mapping[str, ContractSubject] | None = None,
+    subjects: Mapping[str, Subject] | None = None,
 ) -> int:
     """Run the contracts over the folder, print the matrix; 1 when a covered kind fails."""
     folder = cassette_folder(directory, command="check", allow_bundled=True)

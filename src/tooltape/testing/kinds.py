@@ -10,11 +10,14 @@ tools carry a local handler, in ``canonical_client_tools()``.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from pathlib import Path
 from typing import Any
 
 from tooltape.adapters.openai.reading import field
-from tooltape.prompt import HostedTool, PromptValidationError, Tool
+from tooltape.prompt import HostedTool, PromptValidationError, Tool, ToolContext, ToolResult
 from tooltape.testing.computer import RecordingComputer
+from tooltape.tools.apply_patch import ApplyPatchCall, PatchApplied
+from tooltape.tools.client import ClientExecutedTool
 from tooltape.tools.code_interpreter import CodeInterpreterConfig, code_interpreter_tool
 from tooltape.tools.computer import (
     ComputerUsePreviewConfig,
@@ -28,7 +31,7 @@ from tooltape.tools.image_generation import ImageGenerationConfig, image_generat
 from tooltape.tools.local_shell import local_shell_exec_tool
 from tooltape.tools.mcp import HostedMcpConfig, hosted_mcp_tool
 from tooltape.tools.programmatic_tool_calling import programmatic_tool_calling_tool
-from tooltape.tools.shell import ShellConfig, shell_tool
+from tooltape.tools.shell import ShellConfig, ShellOutput, local_shell_tool, shell_tool
 from tooltape.tools.tool_search import client_tool_search_tool, tool_search_tool
 from tooltape.tools.web_search import DomainFilter, GeoHint, WebSearchConfig, web_search_tool
 from tooltape.tools.web_search_preview import WebSearchPreviewConfig, web_search_preview_tool
@@ -80,14 +83,38 @@ def _sql_query(text: str) -> str:
     return f"1 row for a {len(text)}-character query"
 
 
+def _patched(params: ApplyPatchCall, *, context: ToolContext) -> ToolResult[PatchApplied]:
+    """Say the operation was applied, and touch no file."""
+    operation = params.operation
+    return ToolResult.ok(PatchApplied(operation.type, operation.path), message="applied")
+
+
+def _ran(command: str, *, cwd: Path | None, timeout_s: float) -> ShellOutput:
+    """Say the command ran, and run nothing."""
+    return ShellOutput(stdout=f"ran: {command}\n", exit_code=0)
+
+
+def canonical_function_tool() -> Tool[Any, Any]:
+    """The representative function tool: its spec is the ``function`` kind's wire snapshot."""
+    return Tool.from_function(_find_order, name="find_order")
+
+
 def canonical_client_tools() -> dict[str, Tool[Any, Any]]:
-    """One representative client-executed tool per kind added beside the hosted ones.
+    """One representative client-executed tool per kind.
 
     Their specs are the kinds' wire snapshots; their handlers are harmless
-    stand-ins (the local shell runs in the current directory), so a
-    recorded round trip replays the same answers.
+    stand-ins (the workspace editor and the shell only say what they would
+    do; the legacy local shell runs in the current directory), so a recorded
+    round trip replays the same answers.
     """
     return {
+        "apply_patch": ClientExecutedTool[ApplyPatchCall, PatchApplied](
+            name="apply_patch",
+            description="Apply a patch to the workspace.",
+            handler=_patched,
+            kind="apply_patch",
+        ),
+        "shell": local_shell_tool(_ran),
         "computer": computer_tool(RecordingComputer(), acknowledge=lambda check: True),
         "computer_use_preview": computer_use_preview_tool(
             RecordingComputer(),

@@ -113,6 +113,18 @@ class RequestBuilder:
             )
         return codec
 
+    def _check_not_client(self, rendered: RenderedPrompt[Any], tool: Tool[Any, Any]) -> None:
+        """A client-executed tool whose kind has no codec here is refused, never sent as a
+        function the provider would not recognise."""
+        kind: object = getattr(tool, "kind", None)
+        if isinstance(kind, str) and kind:
+            raise self._fail(
+                rendered,
+                f"Unsupported client-executed tool kind {kind!r} (tool {tool.name!r}) for the "
+                "OpenAI adapter; registered client kinds: "
+                f"{', '.join(sorted(self.client_codecs)) or 'none'}.",
+            )
+
     def _function_entry(self, rendered: RenderedPrompt[Any], tool: Tool[Any, Any]) -> ToolEntry:
         if tool.handler is None:
             raise self._fail(
@@ -131,6 +143,7 @@ class RequestBuilder:
         for tool in rendered.tools:
             kind = client_kind(tool, self.client_codecs)
             if kind is None:
+                self._check_not_client(rendered, tool)
                 entries.append(self._function_entry(rendered, tool))
                 continue
             self._check_supported(rendered, kind, tool.name)

@@ -1,4 +1,5 @@
-"""Contract checks for hosted tool codecs: used by ``tooltape check`` and by pytest.
+"""Contract checks for tool codecs, hosted and client-executed: used by ``tooltape check``
+and by pytest.
 
 Reuse them for your own codec by subclassing
 :class:`~tooltape.testing.contracts.suite.HostedToolCodecContract`, and list
@@ -20,12 +21,16 @@ from tooltape.testing.contracts.checks import (
     spec_document,
     spec_path,
 )
+from tooltape.testing.contracts.client_checks import check_client_kind
 from tooltape.testing.contracts.corpus import Corpus, cassette_files, load_corpus
 from tooltape.testing.contracts.matrix import ContractReport, run_contracts
 from tooltape.testing.contracts.subjects import (
+    ClientSubject,
     ContractSetupError,
     ContractSubject,
+    Subject,
     builtin_subjects,
+    client_subjects,
     load_subject,
     project_subjects,
     representative_tool,
@@ -35,6 +40,7 @@ from tooltape.testing.contracts.suite import HostedToolCodecContract
 
 __all__ = [
     "PYTEST_UPDATE",
+    "ClientSubject",
     "ContractReport",
     "ContractSetupError",
     "ContractSubject",
@@ -43,14 +49,17 @@ __all__ = [
     "HostedToolCodecContract",
     "KindReport",
     "Outcome",
+    "Subject",
     "builtin_subjects",
     "cassette_files",
+    "check_client_kind",
     "check_failure_semantics",
     "check_kind",
     "check_replay",
     "check_spec",
     "check_streamed",
     "cli_update",
+    "client_subjects",
     "failed_variant",
     "load_corpus",
     "load_subject",

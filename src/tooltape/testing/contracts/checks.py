@@ -17,9 +17,8 @@ import copy
 import dataclasses
 import json
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any
 
 from tooltape.adapters.codec import HostedToolCodec
 from tooltape.adapters.openai import OpenAIAdapter
@@ -28,7 +27,8 @@ from tooltape.prompt import HostedTool, Prompt, PromptEvaluationError, Section, 
 from tooltape.runtime import Session
 from tooltape.testing.cassette import write_atomic
 from tooltape.testing.contracts.corpus import SPEC_DIR_NAME, Corpus, items_of
-from tooltape.testing.contracts.subjects import ContractSubject, snapshot_stem
+from tooltape.testing.contracts.outcomes import Coverage, KindReport, Outcome
+from tooltape.testing.contracts.subjects import ContractSubject, Subject, snapshot_stem
 from tooltape.testing.matching import diff_json, format_differences
 from tooltape.testing.provider.faults import ProviderFaults, response_json
 
@@ -42,65 +42,23 @@ def cli_update(folder: Path) -> str:
     return f"`tooltape check {folder} --update-specs`"
 
 
-@dataclass(frozen=True, slots=True)
-class Outcome:
-    """One cell of the contract matrix: passed or not, and why.
-
-    A ``neutral`` outcome is neither: the check had nothing to run on (a kind
-    with a snapshot but no recording) and never fails the kind.
-    """
-
-    ok: bool
-    detail: str
-    neutral: bool = False
-
-
-Coverage = Literal["required", "recorded", "snapshot", "not covered"]
-"""Why a kind is in the contract: the project requires it, recorded it, or
-snapshotted its spec; or it is not covered (shown, never checked)."""
-
-
-@dataclass(frozen=True, slots=True)
-class KindReport:
-    """The contract of one kind. ``streamed`` is informative and never fails a kind."""
-
-    kind: str
-    spec: Outcome
-    replay: Outcome
-    failure: Outcome
-    streamed: Outcome
-    coverage: Coverage = "recorded"
-
-    @property
-    def covered(self) -> bool:
-        return self.coverage != "not covered"
-
-    @property
-    def ok(self) -> bool:
-        if not self.covered:
-            return True
-        return all(o.ok or o.neutral for o in (self.spec, self.replay, self.failure))
-
-
-def spec_path(spec_dir: Path, subject: ContractSubject) -> Path:
+def spec_path(spec_dir: Path, subject: Subject) -> Path:
     """Where ``subject``'s spec snapshot lives (see :func:`snapshot_stem`)."""
     return spec_dir / f"{snapshot_stem(subject)}.json"
 
 
-def spec_document(subject: ContractSubject) -> dict[str, Any]:
+def spec_document(subject: Subject) -> dict[str, Any]:
     """What a spec snapshot file holds: the kind, the codec, the tool and its spec."""
     codec = type(subject.codec)
     return {
-        "kind": subject.kind,
+        "kind": subject.codec.kind,
         "codec": f"{codec.__module__}.{codec.__qualname__}",
         "tool": subject.tool.name,
-        "spec": subject.codec.serialize(subject.tool),
+        "spec": subject.wire_spec(),
     }
 
 
-def check_spec(
-    subject: ContractSubject, spec_dir: Path, *, update: bool, update_hint: str
-) -> Outcome:
+def check_spec(subject: Subject, spec_dir: Path, *, update: bool, update_hint: str) -> Outcome:
     """The codec's spec for the subject's tool equals its snapshot (rewritten when ``update``).
 
     ``update_hint`` is the command that rewrites snapshots where the outcome is shown.
@@ -147,7 +105,7 @@ def check_replay(
     codec: HostedToolCodec[Any, Any], tool: HostedTool[Any], corpus: Corpus
 ) -> Outcome:
     """Every recorded call item of the kind parses into a typed, non-``None`` output."""
-    exchanges = corpus.with_items_of(codec)
+    exchanges = corpus.with_items_of(codec.item_types, codec.serialize(tool))
     if not exchanges:
         return Outcome(False, not_recorded(codec, corpus))
     calls = 0
@@ -194,7 +152,7 @@ def check_failure_semantics(
     """Failed items fail, raising hooks do not abort, unknown kinds fail before sending."""
     recorded = [
         item
-        for item in items_of(corpus.with_items_of(codec))
+        for item in items_of(corpus.with_items_of(codec.item_types, codec.serialize(tool)))
         if field(item, "type") in codec.item_types
     ]
     if not recorded:
@@ -210,7 +168,7 @@ def check_failure_semantics(
     faults = ProviderFaults()
     codecs = dict(registry)
     codecs[codec.kind] = codec
-    faults.script(faults.ok(response_json(output=[sample, *_answer_items()])))
+    faults.script(faults.ok(response_json(output=[sample, *closing_message()])))
     # No capability table: the contract is the codec's, whatever a model accepts.
     adapter = OpenAIAdapter(
         "gpt-5", client=faults.client(max_retries=0), hosted_tool_codecs=codecs, capabilities={}
@@ -241,7 +199,8 @@ def check_failure_semantics(
     return Outcome(True, "failed item, raising hook, unknown kind")
 
 
-def _answer_items() -> list[dict[str, Any]]:
+def closing_message() -> list[dict[str, Any]]:
+    """The output of a final answer: one assistant message."""
     return [
         {
             "type": "message",
@@ -253,14 +212,67 @@ def _answer_items() -> list[dict[str, Any]]:
     ]
 
 
-def check_streamed(codec: HostedToolCodec[Any, Any], corpus: Corpus) -> Outcome:
+def check_streamed(
+    codec: HostedToolCodec[Any, Any], tool: HostedTool[Any], corpus: Corpus
+) -> Outcome:
     """Whether a streamed (SSE) recording of the kind exists and parses."""
-    streamed = [e for e in corpus.with_items_of(codec) if e.answer.streamed]
+    streamed = [
+        e
+        for e in corpus.with_items_of(codec.item_types, codec.serialize(tool))
+        if e.answer.streamed
+    ]
     if not streamed:
         return Outcome(False, "no streamed recording")
     if not all(codec.parse_calls(e.answer.items, None) for e in streamed):
         return Outcome(False, "a streamed recording did not parse")
     return Outcome(True, f"{len(streamed)} streamed answer(s)")
+
+
+def _coverage(subject: Subject, specs: Path, *, recorded: bool, required: bool) -> Coverage:
+    if required:
+        return "required"
+    if recorded:
+        return "recorded"
+    if spec_path(specs, subject).is_file():
+        return "snapshot"
+    return "not covered"
+
+
+def contract_report(
+    subject: Subject,
+    corpus: Corpus,
+    run: Callable[[], tuple[Outcome, Outcome, Outcome]],
+    *,
+    recorded: bool,
+    spec_dir: Path | None = None,
+    update_specs: bool = False,
+    update_hint: str = PYTEST_UPDATE,
+    required: bool = False,
+) -> KindReport:
+    """The row of ``subject``, as far as the project covers it.
+
+    A kind is covered when it is ``required``, when the corpus holds a call of
+    it (``recorded``), or when its spec snapshot exists; an uncovered kind is
+    reported as such and not checked. What is missing (a recording, a spec
+    snapshot) fails a required kind and leaves a neutral cell, with how to add
+    it, otherwise; a snapshot that exists and differs always fails. ``run``
+    gives the replay, failure-semantics and streamed cells of a covered kind.
+    """
+    specs = spec_dir if spec_dir is not None else corpus.root / SPEC_DIR_NAME
+    coverage = _coverage(subject, specs, recorded=recorded, required=required)
+    if coverage == "not covered":
+        idle = Outcome(True, "not covered", neutral=True)
+        return KindReport(subject.kind, idle, idle, idle, Outcome(False, "-"), coverage)
+    if required or update_specs or spec_path(specs, subject).is_file():
+        spec = check_spec(subject, specs, update=update_specs, update_hint=update_hint)
+    else:
+        path = spec_path(specs, subject)
+        spec = Outcome(True, f"no snapshot: write {path} with {update_hint}", neutral=True)
+    if not recorded and not required:
+        idle = Outcome(True, "no recording", neutral=True)
+        return KindReport(subject.kind, spec, idle, idle, Outcome(False, "-"), coverage)
+    replay, failure, streamed = run()
+    return KindReport(subject.kind, spec, replay, failure, streamed, coverage)
 
 
 def check_kind(
@@ -273,42 +285,20 @@ def check_kind(
     update_hint: str = PYTEST_UPDATE,
     required: bool = False,
 ) -> KindReport:
-    """The contract of one kind, as far as the project covers it.
-
-    A kind is covered when it is ``required``, when the corpus holds a call of
-    it, or when its spec snapshot exists; an uncovered kind is reported as
-    such and not checked. What is missing (a recording, a spec snapshot) fails
-    a required kind and leaves a neutral cell, with how to add it, otherwise;
-    a snapshot that exists and differs always fails.
-    """
+    """The contract of one hosted kind, as far as the project covers it
+    (see :func:`contract_report`)."""
     codec, tool = subject.codec, subject.tool
-    specs = spec_dir if spec_dir is not None else corpus.root / SPEC_DIR_NAME
-    recorded = bool(corpus.with_items_of(codec))
-    coverage: Coverage
-    if required:
-        coverage = "required"
-    elif recorded:
-        coverage = "recorded"
-    elif spec_path(specs, subject).is_file():
-        coverage = "snapshot"
-    else:
-        coverage = "not covered"
-    if coverage == "not covered":
-        idle = Outcome(True, "not covered", neutral=True)
-        return KindReport(codec.kind, idle, idle, idle, Outcome(False, "-"), coverage)
-    if required or update_specs or spec_path(specs, subject).is_file():
-        spec = check_spec(subject, specs, update=update_specs, update_hint=update_hint)
-    else:
-        path = spec_path(specs, subject)
-        spec = Outcome(True, f"no snapshot: write {path} with {update_hint}", neutral=True)
-    if not recorded and not required:
-        idle = Outcome(True, "no recording", neutral=True)
-        return KindReport(codec.kind, spec, idle, idle, Outcome(False, "-"), coverage)
-    return KindReport(
-        kind=codec.kind,
-        spec=spec,
-        replay=check_replay(codec, tool, corpus),
-        failure=check_failure_semantics(codec, tool, corpus, registry=registry or {}),
-        streamed=check_streamed(codec, corpus),
-        coverage=coverage,
+    return contract_report(
+        subject,
+        corpus,
+        lambda: (
+            check_replay(codec, tool, corpus),
+            check_failure_semantics(codec, tool, corpus, registry=registry or {}),
+            check_streamed(codec, tool, corpus),
+        ),
+        recorded=bool(corpus.with_items_of(codec.item_types, codec.serialize(tool))),
+        spec_dir=spec_dir,
+        update_specs=update_specs,
+        update_hint=update_hint,
+        required=required,
     )

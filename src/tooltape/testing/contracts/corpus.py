@@ -3,14 +3,14 @@
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from tooltape.adapters.codec import HostedToolCodec
 from tooltape.adapters.openai.reading import field
 from tooltape.testing.cassette import CassetteError, load_cassette
+from tooltape.testing.contracts.attribution import claims
 from tooltape.testing.recorded.answers import RecordedAnswer, read_answers
 
 SPEC_DIR_NAME = "specs"
@@ -33,13 +33,17 @@ class Corpus:
     exchanges: tuple[RecordedExchange, ...]
     unreadable: tuple[tuple[Path, str], ...] = ()
 
-    def with_items_of(self, codec: HostedToolCodec[Any, Any]) -> list[RecordedExchange]:
-        """The answers that hold at least one call item of ``codec``'s kind."""
-        wanted = set(codec.item_types)
+    def with_items_of(
+        self, item_types: Iterable[str], spec: Mapping[str, Any] | None = None
+    ) -> list[RecordedExchange]:
+        """The answers holding a call item of one of ``item_types`` whose request declared
+        a tool of ``spec``'s kind (see :mod:`~tooltape.testing.contracts.attribution`)."""
+        wanted = set(item_types)
         return [
             exchange
             for exchange in self.exchanges
             if any(field(item, "type") in wanted for item in exchange.answer.items)
+            and (spec is None or claims(exchange.answer.request_body, spec))
         ]
 
 

@@ -15,11 +15,16 @@ from tooltape.testing.contracts.checks import (
     Outcome,
     check_kind,
 )
+from tooltape.testing.contracts.client_checks import check_client_kind
 from tooltape.testing.contracts.corpus import Corpus, load_corpus
 from tooltape.testing.contracts.subjects import (
+    FUNCTION_ROW,
+    ClientSubject,
     ContractSetupError,
     ContractSubject,
+    Subject,
     builtin_subjects,
+    client_subjects,
     subjects_from,
 )
 
@@ -54,7 +59,7 @@ def _unusable(kind: str, why: str) -> KindReport:
 def run_contracts(
     root: Path,
     *,
-    subjects: Mapping[str, ContractSubject] | None = None,
+    subjects: Mapping[str, Subject] | None = None,
     codecs: Mapping[str, HostedToolCodec[Any, Any]] | None = None,
     tools: Mapping[str, HostedTool[Any]] | None = None,
     required: Collection[str] = (),
@@ -65,15 +70,17 @@ def run_contracts(
 ) -> ContractReport:
     """Check every kind against the cassettes under ``root``.
 
-    The kinds are ``subjects`` (default: the built-in kinds), or explicit
+    The kinds are ``subjects`` (default: the built-in hosted and client kinds), or explicit
     ``codecs`` with representative ``tools``. Kinds in ``required`` must keep
     their whole contract; others are checked as far as the project covers
     them (see :func:`~tooltape.testing.contracts.checks.check_kind`).
     """
     if subjects is None and codecs is not None:
-        chosen: Mapping[str, ContractSubject | str] = subjects_from(codecs, tools)
+        chosen: Mapping[str, Subject | str] = subjects_from(codecs, tools)
+    elif subjects is None:
+        chosen = {**builtin_subjects(), **client_subjects()}
     else:
-        chosen = dict(builtin_subjects() if subjects is None else subjects)
+        chosen = dict(subjects)
     unknown = sorted(set(required) - set(chosen))
     if unknown:
         raise ContractSetupError(
@@ -85,6 +92,11 @@ def run_contracts(
         for kind, subject in chosen.items()
         if isinstance(subject, ContractSubject)
     }
+    client_registry = {
+        subject.codec.kind: subject.codec
+        for subject in chosen.values()
+        if isinstance(subject, ClientSubject) and subject.kind != FUNCTION_ROW
+    }
     loaded = corpus if corpus is not None else load_corpus(root)
     reports: list[KindReport] = []
     for kind, subject in sorted(chosen.items()):
@@ -92,6 +104,18 @@ def run_contracts(
             on_kind(kind)
         if isinstance(subject, str):
             reports.append(_unusable(kind, subject))
+            continue
+        if isinstance(subject, ClientSubject):
+            reports.append(
+                check_client_kind(
+                    subject,
+                    loaded,
+                    registry=client_registry,
+                    update_specs=update_specs,
+                    update_hint=update_hint,
+                    required=kind in required,
+                )
+            )
             continue
         reports.append(
             check_kind(

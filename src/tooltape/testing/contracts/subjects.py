@@ -11,6 +11,11 @@ tools (``tooltape.testing.kinds``). A project adds its own codecs in
 
 A project codec replaces the built-in one of its kind.
 
+The client-executed kinds (apply_patch, the local shell, computer use, custom
+tools, namespaces, client tool search) and plain ``function`` tools are rows
+too (:class:`ClientSubject`): a row named after its kind, or
+``<kind>-client`` where a hosted kind has the same name.
+
 Where a spec snapshot lives is a function of the subject alone, so
 ``tooltape check`` and a ``HostedToolCodecContract`` subclass checking the
 same codec with the same tool share one file, and any other pair gets its own
@@ -26,15 +31,22 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, cast
 
-from tooltape.adapters.codec import HostedToolCodec
-from tooltape.adapters.openai.codecs.registry import default_hosted_tool_codecs
-from tooltape.prompt import HostedTool
-from tooltape.testing.kinds import canonical_tools
+from tooltape.adapters.codec import ClientToolCodec, HostedToolCodec
+from tooltape.adapters.openai.codecs.function import FunctionCodec
+from tooltape.adapters.openai.codecs.registry import (
+    default_client_tool_codecs,
+    default_hosted_tool_codecs,
+)
+from tooltape.prompt import HostedTool, Tool
+from tooltape.testing.kinds import canonical_client_tools, canonical_function_tool, canonical_tools
 
 __all__ = [
+    "ClientSubject",
     "ContractSetupError",
     "ContractSubject",
+    "Subject",
     "builtin_subjects",
+    "client_subjects",
     "load_subject",
     "project_subjects",
     "representative_tool",
@@ -63,6 +75,40 @@ class ContractSubject:
     def kind(self) -> str:
         return self.codec.kind
 
+    def wire_spec(self) -> dict[str, Any]:
+        """The codec's ``tools[]`` entry for the tool."""
+        return self.codec.serialize(self.tool)
+
+
+@dataclass(frozen=True, slots=True)
+class ClientSubject:
+    """One client-executed kind under contract: its codec and the tool its spec is taken of.
+
+    ``kind`` is the row's name: the codec's kind, or ``<kind>-client`` when a
+    hosted kind has the same name (``shell-client``, ``tool_search-client``).
+    """
+
+    kind: str
+    codec: ClientToolCodec
+    tool: Tool[Any, Any]
+    origin: str = "built-in"
+
+    def wire_spec(self) -> dict[str, Any]:
+        """The codec's ``tools[]`` entry for the tool."""
+        return self.codec.serialize(self.tool)
+
+    @property
+    def user_defined_params(self) -> bool:
+        """Whether the recorded calls carry the project's own parameters (functions), not
+        ones the provider defines for the kind."""
+        return self.codec.kind in (FUNCTION_ROW, "namespace")
+
+
+Subject = ContractSubject | ClientSubject
+"""A row of the contract matrix."""
+
+FUNCTION_ROW = "function"
+
 
 def _codec_tool(codec: object) -> HostedTool[Any] | None:
     declared: object = getattr(codec, "canonical_tool", None)
@@ -85,13 +131,16 @@ def representative_tool(codec: HostedToolCodec[Any, Any]) -> HostedTool[Any] | N
     return canonical_tools().get(codec.kind) if _is_builtin(codec) else None
 
 
-def snapshot_stem(subject: ContractSubject) -> str:
+def snapshot_stem(subject: Subject) -> str:
     """The spec snapshot's file name without ``.json``, under ``<cassettes>/specs/``.
 
     ``<kind>`` for a built-in codec and its canonical tool (what ``tooltape
     check`` writes); ``<kind>.<owner>`` for anything else, the owner being the
-    contract class that declared it or else the codec's class.
+    contract class that declared it or else the codec's class; a client row's
+    name for a client-executed kind.
     """
+    if isinstance(subject, ClientSubject):
+        return subject.kind
     if _is_builtin(subject.codec) and subject.tool == canonical_tools().get(subject.kind):
         return subject.kind
     owner = subject.owner or type(subject.codec).__name__
@@ -106,6 +155,20 @@ def builtin_subjects() -> dict[str, ContractSubject]:
         for kind, codec in default_hosted_tool_codecs().items()
         if kind in tools
     }
+
+
+def client_subjects() -> dict[str, ClientSubject]:
+    """Every built-in client-executed kind, and ``function``, with its canonical tool."""
+    hosted = default_hosted_tool_codecs()
+    tools = canonical_client_tools()
+    subjects = {
+        FUNCTION_ROW: ClientSubject(FUNCTION_ROW, FunctionCodec(), canonical_function_tool())
+    }
+    for kind, codec in default_client_tool_codecs().items():
+        if kind in tools:
+            row = f"{kind}-client" if kind in hosted else kind
+            subjects[row] = ClientSubject(row, codec, tools[kind])
+    return subjects
 
 
 def _import(spec: str, root: Path) -> object:
@@ -173,9 +236,9 @@ def load_subject(spec: str, root: Path) -> ContractSubject:
     return ContractSubject(codec, tool, origin=spec)
 
 
-def project_subjects(specs: Iterable[str], root: Path) -> dict[str, ContractSubject]:
+def project_subjects(specs: Iterable[str], root: Path) -> dict[str, Subject]:
     """The built-in subjects, with the project's codecs (``module:attr``) added or replacing."""
-    subjects = builtin_subjects()
+    subjects: dict[str, Subject] = {**builtin_subjects(), **client_subjects()}
     for spec in specs:
         subject = load_subject(spec, root)
         subjects[subject.kind] = subject
