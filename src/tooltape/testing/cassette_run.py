@@ -1,0 +1,53 @@
+"""What the plugin knows about the running test and its cassette."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path, PurePosixPath
+from typing import Any
+
+import pytest
+
+from tooltape.testing.cassette import CassetteSource
+
+__all__ = ["CASSETTE_RUN", "CassetteRun", "cassette_folder_of", "marker_options"]
+
+
+@dataclass
+class CassetteRun:
+    """What the plugin knows about the running test (one per test, per process)."""
+
+    nodeid: str
+    module: PurePosixPath
+    """The test module's path from rootdir without ``.py``: its cassettes' folder."""
+    record_mode: str
+    cassette_path: Path | None = None
+    source: CassetteSource | None = None
+    failed: bool = False
+    save_error: BaseException | None = None
+    provenance: str | None = None
+    volatile: tuple[str, ...] = ()
+    notes: list[str] = field(default_factory=lambda: list[str]())
+
+
+CASSETTE_RUN = pytest.StashKey[CassetteRun]()
+"""Where the running test's ``CassetteRun`` is kept (on the item and on the config)."""
+
+
+def marker_options(item: pytest.Item) -> Mapping[str, Any]:
+    """The keyword arguments of the test's closest ``@pytest.mark.tooltape(...)``."""
+    marker = item.get_closest_marker("tooltape")
+    return marker.kwargs if marker is not None else {}
+
+
+def cassette_folder_of(nodeid: str) -> PurePosixPath:
+    """The folder (under the cassette folder) of the cassettes of the test ``nodeid``.
+
+    It is the test module's path from rootdir without ``.py``
+    (``tests/a/test_api.py::test_x`` -> ``tests/a/test_api``), so two modules
+    with one file name in different folders never share a cassette.
+    """
+    module = PurePosixPath(nodeid.split("::", 1)[0])
+    parts = [part for part in module.with_suffix("").parts if part not in ("", ".", "..", "/")]
+    return PurePosixPath(*parts) if parts else PurePosixPath(module.stem or "tests")

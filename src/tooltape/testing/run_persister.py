@@ -1,0 +1,110 @@
+"""Where the running test's cassette is read from and written to.
+
+Replay reads any cassette format; recording writes tooltape JSON, scrubbed,
+atomically, and only for a test that passed. A refused save is reported when
+the test is torn down.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any, cast
+
+import pytest
+
+from tooltape.testing.cassette import (
+    CassetteError,
+    CassetteSecretError,
+    CassetteWriteError,
+    ScrubPolicy,
+    dump_cassette,
+    find_secrets,
+    load_cassette,
+    write_atomic,
+)
+from tooltape.testing.cassette_run import CassetteRun
+from tooltape.testing.vcr import TooltapeSerializer
+from tooltape.testing.vcr._names import CassetteNotFoundError
+from tooltape.testing.vcr.loaded import vcr_interactions
+from tooltape.testing.vcr.persistence import recorded_source
+
+__all__ = ["RunPersister", "raise_save_error"]
+
+
+class RunPersister:
+    """Reads any cassette format; writes tooltape JSON only for passing tests.
+
+    Saving never raises inside vcrpy (that would leave its HTTP patches in
+    place): a refused cassette is kept as ``save_error`` and reported when the
+    test is torn down (``raise_save_error``).
+    """
+
+    def __init__(self, state: CassetteRun, extra_paths: Sequence[str], policy: ScrubPolicy) -> None:
+        self.state = state
+        self.extra_paths = tuple(extra_paths)
+        self.policy = policy
+
+    def load_cassette(self, cassette_path: str, serializer: object) -> tuple[list[Any], list[Any]]:
+        del serializer
+        if self.state.record_mode == "rewrite":
+            raise CassetteNotFoundError(cassette_path)
+        requests: list[Any] = []
+        responses: list[Any] = []
+        for index, raw_path in enumerate((cassette_path, *self.extra_paths)):
+            path = Path(raw_path)
+            if not path.is_file() and index == 0 and path.with_suffix(".yaml").is_file():
+                path = path.with_suffix(".yaml")
+            if not path.is_file():
+                continue
+            cassette = load_cassette(path)
+            if index == 0:
+                self.state.source = cassette.header.source
+            more_requests, more_responses = vcr_interactions(cassette)
+            requests.extend(more_requests)
+            responses.extend(more_responses)
+        if not requests:
+            raise CassetteNotFoundError(cassette_path)
+        return requests, responses
+
+    def save_cassette(
+        self, cassette_path: str, cassette_dict: Mapping[str, Any], serializer: object
+    ) -> None:
+        del serializer
+        state = self.state
+        if state.failed:
+            state.notes.append(f"not saved (the test failed): {cassette_path}")
+            return
+        requests = cast("Sequence[Any]", cassette_dict["requests"])
+        responses = cast("Sequence[Any]", cassette_dict["responses"])
+        source = recorded_source([r.uri for r in requests])
+        loopback = source == "loopback"
+        provenance = state.provenance
+        if provenance is None:
+            where = "a loopback server" if loopback else "the live API"
+            provenance = f"recorded by {state.nodeid} against {where}"
+        serializer_ = TooltapeSerializer(source, provenance, self.policy)
+        interactions = [
+            {"request": request._to_dict(), "response": response}  # pyright: ignore[reportPrivateUsage]
+            for request, response in zip(requests, responses, strict=True)
+        ]
+        try:
+            cassette = serializer_.to_cassette({"interactions": interactions})
+            findings = find_secrets(cassette, self.policy)
+            if findings:
+                raise CassetteSecretError(cassette_path, findings)
+            write_atomic(cassette_path, dump_cassette(cassette))
+        except Exception as exc:
+            state.save_error = exc.with_traceback(None)  # its frames hold the interactions
+
+
+def raise_save_error(state: CassetteRun) -> None:
+    """Fail the test whose cassette was refused when saved; nothing when it was saved."""
+    if state.save_error is None:
+        return
+    error, state.save_error = state.save_error, None
+    if isinstance(error, (CassetteError, CassetteWriteError)):
+        # The message names the file, the place and the rule; a traceback would only
+        # add frames whose locals (`pytest -l`) hold what was refused.
+        pytest.fail(f"tooltape: {error}", pytrace=False)
+    raise error
