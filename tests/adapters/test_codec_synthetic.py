@@ -135,10 +135,11 @@ def test_mcp_approval_request_is_reported_not_called(form: int) -> None:
     result = codec.parse_output(items, DEEPWIKI)
     assert result is not None
     (request,) = result.approval_requests
-    assert (request.id, request.name, dict(request.arguments)) == (
+    assert (request.id, request.name, dict(request.arguments), request.server_label) == (
         "mcpr_synth_1",
         "read_wiki_structure",
         {"repoName": "openai/openai-python"},
+        "deepwiki",
     )
     assert result.calls == ()
 

@@ -14,7 +14,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from tooltape.adapters.openai.codecs.items import json_object, text
+from tooltape.adapters.openai.codecs.items import text
+from tooltape.adapters.openai.codecs.mcp import approval_request
 from tooltape.prompt import PromptEvaluationError, RenderedPrompt, ToolResult
 from tooltape.runtime import ToolExecutor
 from tooltape.tools.mcp import HostedMcpTool, McpApprovalDecision, McpApprovalRequest
@@ -31,17 +32,6 @@ class PendingApproval:
     tool: HostedMcpTool
 
 
-def _request(item: object) -> McpApprovalRequest:
-    raw = text(item, "arguments") or ""
-    return McpApprovalRequest(
-        id=text(item, "id") or "",
-        name=text(item, "name") or "",
-        arguments=json_object(raw),
-        raw_arguments=raw,
-        server_label=text(item, "server_label") or "",
-    )
-
-
 def pending_approvals(
     rendered: RenderedPrompt[Any], items: Sequence[object]
 ) -> list[PendingApproval]:
@@ -51,7 +41,7 @@ def pending_approvals(
     for item in items:
         if text(item, "type") != REQUEST_ITEM:
             continue
-        request = _request(item)
+        request = approval_request(item)
         tool = next(
             (
                 t

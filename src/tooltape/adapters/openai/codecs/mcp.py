@@ -80,13 +80,15 @@ def _call(item: object) -> McpToolCall:
     )
 
 
-def _approval_request(item: object) -> McpApprovalRequest:
+def approval_request(item: object) -> McpApprovalRequest:
+    """The ``McpApprovalRequest`` an ``mcp_approval_request`` item carries."""
     raw = text(item, "arguments") or ""
     return McpApprovalRequest(
         id=text(item, "id") or "",
         name=text(item, "name") or "",
         arguments=json_object(raw),
         raw_arguments=raw,
+        server_label=text(item, "server_label") or "",
     )
 
 
@@ -177,6 +179,6 @@ class McpCodec:
             server_label=tool.config.server_label,
             listed_tools=tuple(t for item in by_type[_LIST] for t in _listed(item)),
             calls=tuple(_call(item) for item in by_type[_CALL]),
-            approval_requests=tuple(_approval_request(item) for item in by_type[_APPROVAL]),
+            approval_requests=tuple(approval_request(item) for item in by_type[_APPROVAL]),
             text=answer(response_items).text,
         )
