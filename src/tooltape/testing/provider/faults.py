@@ -34,6 +34,7 @@ import openai
 import pytest
 import respx
 
+from tooltape.testing.provider import replies
 from tooltape.testing.provider._respx import (
     Fault,
     Header,
@@ -66,19 +67,9 @@ __all__ = [
     "Reply",
     "ScriptExhausted",
     "TransportFault",
-    "connection_error",
-    "malformed_json",
-    "ok",
     "provider_faults",
-    "rate_limited",
-    "reply",
-    "response_events",
-    "response_json",
-    "server_error",
-    "sse",
-    "timeout",
-    "truncated_sse",
 ]
+__all__ += replies.__all__  # the reply builders, re-exported
 
 BASE_URL = "http://tooltape.invalid/v1"
 """Where fault clients send requests (``.invalid`` never resolves)."""
