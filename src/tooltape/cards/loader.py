@@ -6,7 +6,6 @@ import os
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from types import TracebackType
 from typing import Any, Self
 
 from tooltape.agents import prompt_tool
@@ -15,6 +14,7 @@ from tooltape.cards.front_matter import FIXES, CardFrontMatter, parse_card
 from tooltape.cards.mcp_entries import build_mcp_section
 from tooltape.cards.tool_kinds import build_client_tool, build_hosted_tool
 from tooltape.mcp import McpServerSection, mcp_sections
+from tooltape.mcp.lifecycle import ServerLifecycle
 from tooltape.prompt import (
     HostedTool,
     MarkdownSection,
@@ -33,7 +33,7 @@ CARD_NAMESPACE = "cards"
 
 
 @dataclass(frozen=True, slots=True)
-class LoadedCard:
+class LoadedCard(ServerLifecycle):
     """A loaded card: its ``prompt``, its ``model``, and the MCP servers it needs.
 
     ``with card:`` starts every MCP server of the card and of its agent
@@ -76,17 +76,6 @@ class LoadedCard:
         """Stop every MCP server (idempotent)."""
         for section in reversed(self.mcp_sections):
             section.close()
-
-    def __enter__(self) -> Self:
-        return self.start()
-
-    def __exit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        traceback: TracebackType | None,
-    ) -> None:
-        self.close()
 
 
 def _fail(path: Path, field: str, exc: Exception, fix_key: str) -> CardError:

@@ -5,7 +5,6 @@ from __future__ import annotations
 import os
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from types import TracebackType
 from typing import Any, Self, cast
 
 from tooltape.mcp.connection import McpConnection, McpServerError
@@ -16,6 +15,7 @@ from tooltape.mcp.endpoints import (
     headers_problem,
     url_problem,
 )
+from tooltape.mcp.lifecycle import ServerLifecycle
 from tooltape.mcp.tool import McpTool, mcp_tool
 from tooltape.prompt import PromptRenderError, PromptValidationError, Section
 from tooltape.prompt.naming import check_tool_name
@@ -112,7 +112,7 @@ def _server_url(
     return ServerUrl(str(url), dict(mapping) if mapping is not None else None)
 
 
-class McpServerSection(Section[Any]):
+class McpServerSection(Section[Any], ServerLifecycle):
     """A section that connects to an MCP server and carries its tools.
 
     The server is given one of two ways (exactly one):
@@ -250,17 +250,6 @@ class McpServerSection(Section[Any]):
         self._instructions = None
         if connection is not None:
             connection.close()
-
-    def __enter__(self) -> Self:
-        return self.start()
-
-    def __exit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        traceback: TracebackType | None,
-    ) -> None:
-        self.close()
 
     def tools(self) -> tuple[McpTool, ...]:
         """The server's tools while it runs (filtered), else nothing."""
