@@ -27,8 +27,9 @@ from tooltape.testing.cassette._model import (
 from tooltape.testing.cassette._patterns import is_masked, mask
 from tooltape.testing.cassette._policy import DEFAULT_POLICY, ScrubPolicy
 from tooltape.testing.cassette._shape import pointer
+from tooltape.testing.cassette._span import Span
 from tooltape.testing.cassette._stream import find_split_secrets
-from tooltape.testing.cassette._text import Span, find_spans, redact_spans
+from tooltape.testing.cassette._text import find_spans, redact_spans
 from tooltape.testing.cassette._urls import rewrite_url
 
 __all__ = ["find_secrets", "find_secrets_in_text", "masked_step"]

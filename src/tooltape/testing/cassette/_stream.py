@@ -18,7 +18,8 @@ from typing import cast
 from tooltape.testing.cassette._limits import parse_json_text
 from tooltape.testing.cassette._model import SseEvent
 from tooltape.testing.cassette._policy import ScrubPolicy
-from tooltape.testing.cassette._text import Span, find_spans
+from tooltape.testing.cassette._span import Span
+from tooltape.testing.cassette._text import find_spans
 
 __all__ = ["Piece", "SplitSecret", "find_split_secrets", "redact_split_secrets"]
 

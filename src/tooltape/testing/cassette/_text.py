@@ -14,14 +14,13 @@ import binascii
 import json
 import re
 from bisect import bisect_right
-from dataclasses import dataclass
 
 from tooltape.testing.cassette._patterns import base64_runs
 from tooltape.testing.cassette._policy import DEFAULT_POLICY, ScrubPolicy
+from tooltape.testing.cassette._span import Span
 from tooltape.testing.cassette._urls import find_url_secrets
 
 __all__ = [
-    "Span",
     "base64_holds_secret",
     "find_spans",
     "holds_secret",
@@ -34,16 +33,6 @@ _ESCAPE = re.compile(r'\\(?:u([0-9a-fA-F]{4})|(["\\/bfnrt]))')
 _SIMPLE = {'"': '"', "\\": "\\", "/": "/", "b": "\b", "f": "\f", "n": "\n", "r": "\r", "t": "\t"}
 _BASE64_RUN = re.compile(r"(?<![A-Za-z0-9+/_-])[A-Za-z0-9+/_-]{28,}={0,2}")
 _CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
-
-
-@dataclass(frozen=True, slots=True)
-class Span:
-    """``text[start:end]`` is a secret of ``kind``; ``replacement`` takes its place."""
-
-    start: int
-    end: int
-    kind: str
-    replacement: str
 
 
 class _Unescaped:

@@ -8,28 +8,18 @@ reviewer sees which parameters were sent), the values that could be secret go.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from urllib.parse import unquote_plus
 
 from tooltape.testing.cassette._patterns import REDACTED, is_masked
 from tooltape.testing.cassette._policy import ScrubPolicy
+from tooltape.testing.cassette._span import Span
 
-__all__ = ["UrlSecret", "find_url_secrets", "rewrite_url"]
+__all__ = ["find_url_secrets", "rewrite_url"]
 
 _URL = re.compile(r"(?i)(?<![a-z0-9+.-])[a-z][a-z0-9+.-]{1,15}://[^\s\"'<>\\`{}|^]+")
 _TRAILING = ".,;:!?)]'"
 _PARAM_SPLIT = re.compile(r"([&;])")
 _PLAIN_NAME = re.compile(r"[A-Za-z0-9_.\[\]-]{1,40}\Z")
-
-
-@dataclass(frozen=True, slots=True)
-class UrlSecret:
-    """A URL in a text that holds credentials: where it is, what, and the URL without them."""
-
-    start: int
-    end: int
-    kind: str
-    replacement: str
 
 
 def _shown_name(name: str, policy: ScrubPolicy) -> str:
@@ -91,15 +81,16 @@ def rewrite_url(url: str, policy: ScrubPolicy) -> tuple[str, str]:
     return rebuilt, "URL " + " and ".join(hidden)
 
 
-def find_url_secrets(text: str, policy: ScrubPolicy) -> list[UrlSecret]:
-    """Every URL in ``text`` with userinfo or a query value to hide."""
+def find_url_secrets(text: str, policy: ScrubPolicy) -> list[Span]:
+    """Every URL in ``text`` with userinfo or a query value to hide: a ``Span`` whose
+    replacement is the URL without them."""
     if "://" not in text:
         return []
-    found: list[UrlSecret] = []
+    found: list[Span] = []
     for match in _URL.finditer(text):
         url = match.group().rstrip(_TRAILING)
         rewritten, kind = rewrite_url(url, policy)
         if kind:
             start = match.start()
-            found.append(UrlSecret(start, start + len(url), kind, rewritten))
+            found.append(Span(start, start + len(url), kind, rewritten))
     return found
