@@ -11,18 +11,15 @@ no key, no base URL, the server stopped and ``--block-network``.
 from __future__ import annotations
 
 import json
-from pathlib import Path
-from typing import Any
 
 import pytest
+from web_search_reply import real_web_search_body
 
-from tooltape.testing.cassette import JsonBody, load_cassette
 from tooltape.testing.plugin import REPLAY_API_KEY
 from tooltape.testing.provider.loopback import LoopbackProvider, LoopbackReply
 
 pytest_plugins = ["pytester"]
 
-REPO = Path(__file__).resolve().parents[2]
 FAKE_KEY = "sk-proj-" + "Lp7" * 12
 QUESTION = "What is the weather in San Francisco today?"
 
@@ -118,13 +115,6 @@ MODULES = {
 }
 
 
-def _real_web_search_body() -> dict[str, Any]:
-    cassette = load_cassette(REPO / "cassettes" / "imported" / "model_web_search_tool.json")
-    body = cassette.interactions[0].response.body
-    assert isinstance(body, JsonBody)
-    return dict(body.data)  # type: ignore[arg-type]
-
-
 @pytest.fixture
 def project(pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch) -> pytest.Pytester:
     for name in ("OPENAI_API_KEY", "OPENAI_BASE_URL", "OPENAI_AGENTS_DISABLE_TRACING"):
@@ -136,7 +126,7 @@ def project(pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch) -> pytes
 
 def _record(project: pytest.Pytester, monkeypatch: pytest.MonkeyPatch) -> LoopbackProvider:
     count = sum(len(tests) for _, tests in MODULES.values())
-    replies = [LoopbackReply.json(_real_web_search_body())] * count
+    replies = [LoopbackReply.json(real_web_search_body())] * count
     with LoopbackProvider(replies) as server, monkeypatch.context() as env:
         env.setenv("OPENAI_BASE_URL", server.base_url)
         env.setenv("OPENAI_API_KEY", FAKE_KEY)

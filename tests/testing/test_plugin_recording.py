@@ -12,13 +12,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from web_search_reply import real_web_search_body
 
 from tooltape.testing.cassette import JsonBody, find_secrets, load_cassette
 from tooltape.testing.provider.loopback import LoopbackProvider, LoopbackReply
 
 pytest_plugins = ["pytester"]
 
-REPO = Path(__file__).resolve().parents[2]
 FAKE_KEY = "sk-proj-" + "Zq9" * 12
 
 TEST_MODULE = """
@@ -44,13 +44,6 @@ def test_weather(openai_adapter):
 """
 
 
-def _real_web_search_body() -> dict[str, Any]:
-    cassette = load_cassette(REPO / "cassettes" / "imported" / "model_web_search_tool.json")
-    body = cassette.interactions[0].response.body
-    assert isinstance(body, JsonBody)
-    return dict(body.data)  # type: ignore[arg-type]
-
-
 @pytest.fixture
 def project(pytester: pytest.Pytester) -> pytest.Pytester:
     pytester.makepyfile(test_weather=TEST_MODULE)
@@ -59,7 +52,7 @@ def project(pytester: pytest.Pytester) -> pytest.Pytester:
 
 
 def _record(project: pytest.Pytester, monkeypatch: pytest.MonkeyPatch, *args: str) -> Any:
-    with LoopbackProvider([LoopbackReply.json(_real_web_search_body())]) as server:
+    with LoopbackProvider([LoopbackReply.json(real_web_search_body())]) as server:
         monkeypatch.setenv("OPENAI_BASE_URL", server.base_url)
         monkeypatch.setenv("OPENAI_API_KEY", FAKE_KEY)
         result = project.runpytest_subprocess("--record-mode=once", "-p", "no:cacheprovider", *args)
@@ -135,7 +128,7 @@ def test_a_failing_test_leaves_no_new_cassette(
         test_weather=TEST_MODULE + "\n\ndef test_fails(openai_adapter):\n"
         "    openai_adapter.evaluate(weather_prompt())\n    assert False\n"
     )
-    with LoopbackProvider([LoopbackReply.json(_real_web_search_body())] * 2) as server:
+    with LoopbackProvider([LoopbackReply.json(real_web_search_body())] * 2) as server:
         monkeypatch.setenv("OPENAI_BASE_URL", server.base_url)
         monkeypatch.setenv("OPENAI_API_KEY", FAKE_KEY)
         result = pytester.runpytest_subprocess("--record-mode=once", "-p", "no:cacheprovider")
@@ -188,7 +181,7 @@ def test_leaky():
     assert response.text
 """
     )
-    reply = LoopbackReply.json(_real_web_search_body(), headers={"set-cookie": f"token={FAKE_KEY}"})
+    reply = LoopbackReply.json(real_web_search_body(), headers={"set-cookie": f"token={FAKE_KEY}"})
     with LoopbackProvider([reply]) as server:
         monkeypatch.setenv("OPENAI_BASE_URL", server.base_url)
         monkeypatch.setenv("OPENAI_API_KEY", FAKE_KEY)
@@ -211,7 +204,7 @@ def test_twenty_tests_recorded_under_xdist_give_twenty_valid_cassettes(
         f"def test_weather_{i}(openai_adapter):\n    _check(openai_adapter)\n" for i in range(20)
     )
     pytester.makepyfile(test_weather=body + "\n" + tests)
-    with LoopbackProvider([LoopbackReply.json(_real_web_search_body())] * 20) as server:
+    with LoopbackProvider([LoopbackReply.json(real_web_search_body())] * 20) as server:
         monkeypatch.setenv("OPENAI_BASE_URL", server.base_url)
         monkeypatch.setenv("OPENAI_API_KEY", FAKE_KEY)
         result = pytester.runpytest_subprocess(
@@ -237,7 +230,7 @@ def test_modules_with_one_file_name_in_two_folders_get_two_cassettes(
         package.mkdir(parents=True)
         (package / "__init__.py").write_text("", encoding="utf-8")
         (package / "test_api.py").write_text(module, encoding="utf-8")
-    with LoopbackProvider([LoopbackReply.json(_real_web_search_body())] * 2) as server:
+    with LoopbackProvider([LoopbackReply.json(real_web_search_body())] * 2) as server:
         monkeypatch.setenv("OPENAI_BASE_URL", server.base_url)
         monkeypatch.setenv("OPENAI_API_KEY", FAKE_KEY)
         result = pytester.runpytest_subprocess("--record-mode=once", "-p", "no:cacheprovider")
