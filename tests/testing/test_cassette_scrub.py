@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from synthetic_interactions import synthetic_interaction
 from vcr.request import Request
 
 from tooltape.testing.cassette import (
@@ -42,30 +43,6 @@ def _cassette(*interactions: Interaction) -> Cassette:
     return Cassette(HEADER, interactions)
 
 
-def _interaction(
-    *,
-    uri: str = "https://api.example.test/v1/responses",
-    request_headers: dict[str, tuple[str, ...]] | None = None,
-    request_body: object = None,
-    response_headers: dict[str, tuple[str, ...]] | None = None,
-    response_body: Any = None,
-) -> Interaction:
-    return Interaction(
-        RecordedRequest(
-            "POST",
-            uri,
-            request_headers or {},
-            EmptyBody() if request_body is None else JsonBody(request_body),
-        ),
-        RecordedResponse(
-            200,
-            "OK",
-            response_headers or {},
-            EmptyBody() if response_body is None else response_body,
-        ),
-    )
-
-
 def _shape(tree: object) -> object:
     """A tree's structure without its scalar values."""
     if isinstance(tree, dict):
@@ -93,7 +70,7 @@ def _shape(tree: object) -> object:
     ],
 )
 def test_credential_headers_are_redacted(name: str) -> None:
-    interaction = _interaction(
+    interaction = synthetic_interaction(
         request_headers={name.lower(): ("secret-value-1", "secret-value-2")},
         response_headers={name.lower(): ("secret-value-3",)},
     )
@@ -109,12 +86,12 @@ def test_credential_headers_are_redacted(name: str) -> None:
     "name", ["content-type", "x-ratelimit-remaining-tokens", "openai-version", "x-request-id"]
 )
 def test_safe_headers_are_kept(name: str) -> None:
-    interaction = _interaction(response_headers={name: ("12345",)})
+    interaction = synthetic_interaction(response_headers={name: ("12345",)})
     assert scrub_interaction(interaction) is interaction
 
 
 def test_key_shaped_strings_in_safe_headers_are_redacted_in_place() -> None:
-    interaction = _interaction(
+    interaction = synthetic_interaction(
         request_headers={
             "user-agent": (f"MyApp/1.0 key={OPENAI_KEY}; v=1",),
             "x-debug": ("key=nothing-key-shaped",),
@@ -141,7 +118,7 @@ def test_mcp_headers_and_authorization_in_request_bodies() -> None:
         ],
     }
     original = copy.deepcopy(body)
-    scrubbed = scrub_interaction(_interaction(request_body=body))
+    scrubbed = scrub_interaction(synthetic_interaction(request_body=body))
     assert isinstance(scrubbed.request.body, JsonBody)
     tools = scrubbed.request.body.data["tools"]  # type: ignore[index]
     assert tools[0] == original["tools"][0]
@@ -171,7 +148,7 @@ def test_container_domain_secrets_in_request_bodies() -> None:
     }
     raw = json.dumps(body).encode()
     assert might_need_scrubbing(raw)
-    scrubbed = scrub_interaction(_interaction(request_body=body))
+    scrubbed = scrub_interaction(synthetic_interaction(request_body=body))
     assert isinstance(scrubbed.request.body, JsonBody)
     assert "hunter2" not in json.dumps(scrubbed.request.body.data)
     wire = scrubbed.request.body.data["tools"][0]["environment"]["network_policy"]  # type: ignore[index]
@@ -190,7 +167,7 @@ def test_encrypted_content_is_replaced_everywhere() -> None:
         "event: odd\n"
         f'data: {{"encrypted_content": "{blob}"}}\n\n'  # not compact: kept as text
     )
-    interaction = _interaction(
+    interaction = synthetic_interaction(
         request_body={"input": [item]},
         response_body=stream,
     )
@@ -204,7 +181,7 @@ def test_encrypted_content_is_replaced_everywhere() -> None:
 
 
 def test_keys_in_urls_are_redacted() -> None:
-    interaction = _interaction(
+    interaction = synthetic_interaction(
         uri=(
             f"https://api.example.test/v1/keys/{OPENAI_KEY}/check"
             "?key=AIzaSyA1234567890abcdefghijklmnopqrstuv&api_key=abc123&limit=2&access_token=t0k"
@@ -247,12 +224,12 @@ def test_keys_in_urls_are_redacted() -> None:
 def test_key_shaped_strings_in_bodies(text: str, expected: str) -> None:
     tree = {"output": [{"type": "message", "text": text}]}
     assert scrub_tree(tree) == {"output": [{"type": "message", "text": expected}]}
-    text_body = scrub_interaction(_interaction(response_body=TextBody(text))).response.body
+    text_body = scrub_interaction(synthetic_interaction(response_body=TextBody(text))).response.body
     assert text_body == TextBody(expected)
 
 
 def test_clean_interactions_come_back_untouched() -> None:
-    interaction = _interaction(
+    interaction = synthetic_interaction(
         request_headers={"content-type": ("application/json",)},
         request_body={"model": "gpt-5", "input": [{"role": "user", "content": "hi"}]},
         response_body=JsonBody({"id": "resp_1", "output": []}),
@@ -268,7 +245,7 @@ def test_structure_is_kept_and_scrubbing_is_idempotent() -> None:
         "tools": [{"type": "mcp", "headers": {"h": "v"}, "authorization": "x"}],
         "t": f"Bearer {OPENAI_KEY}",
     }
-    interaction = _interaction(
+    interaction = synthetic_interaction(
         request_headers={"authorization": (f"Bearer {OPENAI_KEY}",)},
         request_body=body,
         response_headers={"set-cookie": ("a=1", "b=2")},
@@ -283,7 +260,7 @@ def test_structure_is_kept_and_scrubbing_is_idempotent() -> None:
 
 
 def test_findings_name_the_place_and_mask_the_value() -> None:
-    interaction = _interaction(
+    interaction = synthetic_interaction(
         request_headers={"authorization": (f"Bearer {OPENAI_KEY}",)},
         request_body={"input": [{"content": f"my key is {OPENAI_KEY}"}]},
         response_body=SseBody((SseEvent("x", {"item": {"note": OPENAI_KEY}}),)),
@@ -360,7 +337,7 @@ def test_an_inserted_key_never_survives_scrubbing(
     assert scrub_tree(scrubbed) == scrubbed
     # the scanner finds it before, and nothing after, in any body position
     dirty_cassette = _cassette(
-        _interaction(request_body=dirty, response_body=SseBody((SseEvent("e", [dirty]),)))
+        synthetic_interaction(request_body=dirty, response_body=SseBody((SseEvent("e", [dirty]),)))
     )
     assert len(find_secrets(dirty_cassette)) >= 2
     clean = scrub_cassette(dirty_cassette)

@@ -7,6 +7,7 @@ gateway, proxy or tool puts in a header, a URL or a body field.
 from __future__ import annotations
 
 import pytest
+from synthetic_interactions import synthetic_interaction
 
 from tooltape.testing.cassette import (
     Cassette,
@@ -27,30 +28,6 @@ CANARY = "canary-7f3e9b1c"
 HEADER = CassetteHeader("0.1.0", "synthetic", "synthetic: test_scrub_allowlist")
 
 
-def _interaction(
-    *,
-    uri: str = "https://api.example.test/v1/responses",
-    request_headers: dict[str, tuple[str, ...]] | None = None,
-    request_body: object = None,
-    response_headers: dict[str, tuple[str, ...]] | None = None,
-    response_body: object = None,
-) -> Interaction:
-    return Interaction(
-        RecordedRequest(
-            "POST",
-            uri,
-            request_headers or {},
-            EmptyBody() if request_body is None else JsonBody(request_body),
-        ),
-        RecordedResponse(
-            200,
-            "OK",
-            response_headers or {},
-            EmptyBody() if response_body is None else JsonBody(response_body),
-        ),
-    )
-
-
 def _cassette(interaction: Interaction) -> Cassette:
     return Cassette(HEADER, (interaction,))
 
@@ -59,7 +36,7 @@ def _cassette(interaction: Interaction) -> Cassette:
     "name", ["ocp-apim-subscription-key", "x-custom-auth", "apikey", "x-api-secret", "x-tenant"]
 )
 def test_a_header_outside_the_safe_set_is_redacted_whatever_its_name(name: str) -> None:
-    interaction = _interaction(
+    interaction = synthetic_interaction(
         request_headers={name: (CANARY,)}, response_headers={name: (CANARY, "")}
     )
     assert find_secrets(_cassette(interaction))
@@ -82,14 +59,16 @@ def test_a_header_outside_the_safe_set_is_redacted_whatever_its_name(name: str) 
     ],
 )
 def test_safe_headers_keep_their_values(name: str, value: str) -> None:
-    interaction = _interaction(request_headers={name: (value,)}, response_headers={name: (value,)})
+    interaction = synthetic_interaction(
+        request_headers={name: (value,)}, response_headers={name: (value,)}
+    )
     assert scrub_interaction(interaction) is interaction
     assert find_secrets(_cassette(interaction)) == []
 
 
 def test_project_safe_headers_keep_their_values_by_name_or_prefix() -> None:
     policy = scrub_policy(ScrubSettings(safe_headers=("X-Trace-Id", "x-acme-*")))
-    interaction = _interaction(
+    interaction = synthetic_interaction(
         request_headers={
             "x-trace-id": ("trace-1",),
             "x-acme-region": ("eu-1",),
@@ -111,7 +90,7 @@ def test_project_safe_headers_keep_their_values_by_name_or_prefix() -> None:
 def test_a_value_already_masked_is_not_reported_and_scrubs_to_the_one_placeholder(
     masked: str,
 ) -> None:
-    interaction = _interaction(response_headers={"openai-organization": (masked,)})
+    interaction = synthetic_interaction(response_headers={"openai-organization": (masked,)})
     assert find_secrets(_cassette(interaction)) == []
     scrubbed = scrub_interaction(interaction)
     assert scrubbed.response.headers["openai-organization"] == ("REDACTED",)
@@ -122,7 +101,7 @@ def test_url_userinfo_and_every_query_value_outside_the_safe_set_are_redacted() 
         f"http://user:{CANARY}@gateway.example.test/v1/responses"
         f"?custom_q={CANARY}&limit=5&after=resp_1&include[]=x&sig={CANARY}#access_token={CANARY}"
     )
-    interaction = _interaction(uri=uri)
+    interaction = synthetic_interaction(uri=uri)
     [finding] = find_secrets(_cassette(interaction))
     assert finding.location == "/interactions/0/request/uri"
     assert finding.kind == "URL userinfo and query value custom_q, sig, access_token"
@@ -136,7 +115,9 @@ def test_url_userinfo_and_every_query_value_outside_the_safe_set_are_redacted() 
 
 
 def test_a_bare_query_value_has_no_name_to_allow_and_is_redacted() -> None:
-    scrubbed = scrub_interaction(_interaction(uri=f"https://h.example.test/v1/x?{CANARY}&stream"))
+    scrubbed = scrub_interaction(
+        synthetic_interaction(uri=f"https://h.example.test/v1/x?{CANARY}&stream")
+    )
     assert scrubbed.request.uri == "https://h.example.test/v1/x?REDACTED&stream"
 
 
@@ -147,9 +128,10 @@ def test_urls_inside_bodies_lose_userinfo_and_query_values() -> None:
         "server_url": f"https://mcp.example.test/mcp?token={CANARY}&region=eu",
         "require_approval": "never",
     }
-    interaction = _interaction(
+    interaction = synthetic_interaction(
         request_body={"tools": [mcp], "input": f"fetch https://bot:{CANARY}@git.example.test/x"},
-        response_body={"tools": [mcp], "output": []},  # the API echoes the tools it was sent
+        # the API echoes the tools it was sent
+        response_body=JsonBody({"tools": [mcp], "output": []}),
     )
     findings = find_secrets(_cassette(interaction))
     assert {f.location for f in findings} == {
@@ -189,13 +171,15 @@ def test_citation_urls_keep_their_campaign_tags_and_safe_parameters() -> None:
             }
         ]
     }
-    interaction = _interaction(response_body=body)
+    interaction = synthetic_interaction(response_body=JsonBody(body))
     assert scrub_interaction(interaction) is interaction
 
 
 def test_project_safe_query_params_are_kept() -> None:
     policy = scrub_policy(ScrubSettings(safe_query_params=("page", "q_*")))
-    interaction = _interaction(uri=f"https://h.example.test/v1/x?page=2&q_lang=en&key={CANARY}")
+    interaction = synthetic_interaction(
+        uri=f"https://h.example.test/v1/x?page=2&q_lang=en&key={CANARY}"
+    )
     scrubbed = scrub_interaction(interaction, policy)
     assert scrubbed.request.uri == "https://h.example.test/v1/x?page=2&q_lang=en&key=REDACTED"
 
@@ -206,7 +190,7 @@ def test_secret_body_fields_are_redacted_wherever_they_appear() -> None:
         "metadata": {"password": CANARY, "customer_pin": 4321, "note": "kept"},
         "items": [{"CUSTOMER_PIN": [1, "x", None, True]}],
     }
-    interaction = _interaction(request_body=body)
+    interaction = synthetic_interaction(request_body=body)
     assert {f.kind for f in find_secrets(_cassette(interaction), policy)} == {"secret body field"}
     scrubbed = scrub_interaction(interaction, policy)
     assert isinstance(scrubbed.request.body, JsonBody)
@@ -235,7 +219,7 @@ def test_secret_fields_in_json_kept_as_text_are_redacted_too() -> None:
 def test_project_secret_patterns_are_redacted_and_refused() -> None:
     policy = scrub_policy(ScrubSettings(secret_patterns=("acme_[0-9a-f]{16}",)))
     token = "acme_0123456789abcdef"
-    interaction = _interaction(request_body={"input": f"use {token} please"})
+    interaction = synthetic_interaction(request_body={"input": f"use {token} please"})
     assert find_secrets(_cassette(interaction)) == []  # tooltape alone does not know the shape
     [finding] = find_secrets(_cassette(interaction), policy)
     assert finding.kind == "project secret pattern #1"
