@@ -148,6 +148,10 @@ class WebSearchResult(JsonRendered):
         return tuple(seen)
 
 
+WEB_SEARCH_DESCRIPTION = "Search the web for current information and cite sources."
+"""The description of a web search tool (both web search kinds)."""
+
+
 def web_search_tool(
     config: WebSearchConfig = DEFAULT_WEB_SEARCH_CONFIG, *, name: str = "web_search"
 ) -> HostedTool[WebSearchConfig]:
@@ -155,15 +159,16 @@ def web_search_tool(
     return HostedTool(
         kind="web_search",
         name=name,
-        description="Search the web for current information and cite sources.",
+        description=WEB_SEARCH_DESCRIPTION,
         config=config,
     )
 
 
-_TEMPLATE = (
+WEB_SEARCH_TEMPLATE = (
     "You can search the web. Search when the answer depends on recent or specific facts, "
     "prefer authoritative sources, and cite the pages you rely on."
 )
+"""What a web search section tells the model (both web search kinds)."""
 
 
 class WebSearchSection(HostedToolSection):
@@ -178,4 +183,6 @@ class WebSearchSection(HostedToolSection):
         enabled: bool | EnabledPredicate | None = None,
     ) -> None:
         tool = web_search_tool(config, name=name)
-        super().__init__(tool, title="Web Search", key=key, template=_TEMPLATE, enabled=enabled)
+        super().__init__(
+            tool, title="Web Search", key=key, template=WEB_SEARCH_TEMPLATE, enabled=enabled
+        )

@@ -15,7 +15,13 @@ from tooltape.prompt import HostedTool
 from tooltape.prompt.section import EnabledPredicate
 from tooltape.tools.hosted_section import HostedToolSection
 from tooltape.tools.validation import check_choice, invalid
-from tooltape.tools.web_search import ContextSize, GeoHint, WebSearchResult
+from tooltape.tools.web_search import (
+    WEB_SEARCH_DESCRIPTION,
+    WEB_SEARCH_TEMPLATE,
+    ContextSize,
+    GeoHint,
+    WebSearchResult,
+)
 
 PreviewAlias = Literal["web_search_preview", "web_search_preview_2025_03_11"]
 SearchContentType = Literal["text", "image"]
@@ -76,15 +82,9 @@ def web_search_preview_tool(
     return HostedTool(
         kind="web_search_preview",
         name=name,
-        description="Search the web for current information and cite sources.",
+        description=WEB_SEARCH_DESCRIPTION,
         config=config,
     )
-
-
-_TEMPLATE = (
-    "You can search the web. Search when the answer depends on recent or specific facts, "
-    "prefer authoritative sources, and cite the pages you rely on."
-)
 
 
 class WebSearchPreviewSection(HostedToolSection):
@@ -99,4 +99,6 @@ class WebSearchPreviewSection(HostedToolSection):
         enabled: bool | EnabledPredicate | None = None,
     ) -> None:
         tool = web_search_preview_tool(config, name=name)
-        super().__init__(tool, title="Web Search", key=key, template=_TEMPLATE, enabled=enabled)
+        super().__init__(
+            tool, title="Web Search", key=key, template=WEB_SEARCH_TEMPLATE, enabled=enabled
+        )
