@@ -138,7 +138,8 @@ def _prompt_with(tool: HostedTool[Any]) -> Prompt[Any]:
     )
 
 
-def _raising_hook(ctx: Any, args: dict[str, Any], call_next: Callable[..., Any]) -> ToolResult[Any]:
+def raising_hook(ctx: Any, args: dict[str, Any], call_next: Callable[..., Any]) -> ToolResult[Any]:
+    """The hook of the failure-semantics checks: it refuses every call by raising."""
     raise RuntimeError(f"hook refused {ctx.tool_name}")
 
 
@@ -175,7 +176,7 @@ def check_failure_semantics(
     )
     session = Session()
     try:
-        adapter.evaluate(_prompt_with(tool), session=session, tool_hooks=[_raising_hook])
+        adapter.evaluate(_prompt_with(tool), session=session, tool_hooks=[raising_hook])
     except PromptEvaluationError as exc:
         return Outcome(False, f"a raising hook aborted the evaluation: {exc}")
     hooked = [e for e in session.tool_invocations if e.kind == codec.kind]

@@ -14,7 +14,7 @@ before anything is sent.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, cast
 
@@ -24,7 +24,12 @@ from tooltape.adapters.openai.client_calls import output_item_type
 from tooltape.adapters.openai.reading import field
 from tooltape.prompt import Prompt, PromptEvaluationError, Section, Tool, ToolContext, ToolResult
 from tooltape.runtime import Session
-from tooltape.testing.contracts.checks import PYTEST_UPDATE, closing_message, contract_report
+from tooltape.testing.contracts.checks import (
+    PYTEST_UPDATE,
+    closing_message,
+    contract_report,
+    raising_hook,
+)
 from tooltape.testing.contracts.corpus import Corpus, RecordedExchange
 from tooltape.testing.contracts.outcomes import KindReport, Outcome
 from tooltape.testing.contracts.subjects import FUNCTION_ROW, ClientSubject
@@ -132,10 +137,6 @@ def _prompt_with(tool: Tool[Any, Any], kind: str) -> Prompt[Any]:
     )
 
 
-def _raising_hook(ctx: Any, args: dict[str, Any], call_next: Callable[..., Any]) -> ToolResult[Any]:
-    raise RuntimeError(f"hook refused {ctx.tool_name}")
-
-
 def _adapter(faults: ProviderFaults, codecs: Mapping[str, ClientToolCodec]) -> OpenAIAdapter:
     # No capability table: the contract is the codec's, whatever a model accepts.
     return OpenAIAdapter(
@@ -173,7 +174,7 @@ def check_client_failure_semantics(
     session = Session()
     try:
         _adapter(faults, codecs).evaluate(
-            _prompt_with(tool, subject.kind), session=session, tool_hooks=[_raising_hook]
+            _prompt_with(tool, subject.kind), session=session, tool_hooks=[raising_hook]
         )
         ended = None
     except PromptEvaluationError as exc:

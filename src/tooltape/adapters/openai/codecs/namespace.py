@@ -3,11 +3,10 @@
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from tooltape.adapters.openai.codecs.custom import CustomCodec
-from tooltape.adapters.openai.codecs.items import field, text
+from tooltape.adapters.openai.codecs.function import FunctionCodec
 from tooltape.adapters.openai.function_options import (
     echoed_call_context,
     namespace_entry,
@@ -18,7 +17,7 @@ from tooltape.prompt import PromptEvaluationError, Tool, ToolResult
 from tooltape.tools.function_options import options_of
 
 
-class NamespaceCodec:
+class NamespaceCodec(FunctionCodec):
     """A namespaced tool on the wire, and the function calls made to it.
 
     ``serialize(tool)`` is the ``namespace`` entry with ``tool`` as its one
@@ -32,10 +31,6 @@ class NamespaceCodec:
     @property
     def kind(self) -> str:
         return "namespace"
-
-    @property
-    def call_item_type(self) -> str:
-        return "function_call"
 
     @property
     def item_types(self) -> tuple[str, ...]:
@@ -57,23 +52,5 @@ class NamespaceCodec:
             member = {**function_spec(tool), **option_fields(options)}
         return namespace_entry(options, [member])
 
-    def call_arguments(self, item: Any) -> dict[str, Any]:
-        raw: object = field(item, "arguments")
-        if isinstance(raw, str):
-            try:
-                decoded: object = json.loads(raw) if raw.strip() else {}
-            except ValueError:
-                return {}
-            raw = decoded
-        return dict(raw) if isinstance(raw, dict) else {}  # pyright: ignore[reportUnknownArgumentType]
-
-    def call_id(self, item: Any) -> str:
-        return text(item, "call_id") or ""
-
     def output_item(self, item: Any, result: ToolResult[Any]) -> dict[str, Any]:
-        return {
-            "type": "function_call_output",
-            "call_id": self.call_id(item),
-            "output": result.model_output(),
-            **echoed_call_context(item),
-        }
+        return {**super().output_item(item, result), **echoed_call_context(item)}
