@@ -5,6 +5,7 @@ from __future__ import annotations
 import gzip
 import json
 import os
+import re
 import time
 import zlib
 from collections.abc import Callable
@@ -390,7 +391,9 @@ BAD_FILES = [
 def test_unreadable_files_say_where_what_and_how_to_fix(
     tmp_path: Path, content: str, problem: str, line: int | None
 ) -> None:
-    path = tmp_path / "test_bad.json"
+    # a vcrpy cassette in YAML is a .yaml file; JSON ones are .json
+    suffix = ".json" if content.lstrip().startswith("{") else ".yaml"
+    path = tmp_path / f"test_bad{suffix}"
     path.write_text(content, encoding="utf-8")
     with pytest.raises(CassetteError) as caught:
         load_cassette(path)
@@ -462,3 +465,21 @@ def test_loading_is_at_least_five_times_faster_than_vcrpy_yaml() -> None:
         if ratios[-1] >= 5:
             break
     assert max(ratios) >= 5, f"tooltape load only {max(ratios):.1f}x faster than vcrpy YAML"
+
+
+@pytest.mark.parametrize(
+    ("name", "text", "says"),
+    [
+        ("test_list.json", "[1, 2", "invalid JSON: Expecting ','"),
+        ("pyproject.toml", '[tool.x]\nkey = "a: b: c"\n', "not a cassette"),
+        ("notes.txt", "a: b: c\n", "not a cassette: neither JSON nor YAML"),
+        ("test_v.yaml", "a: [1\n", "invalid YAML"),
+    ],
+)
+def test_a_file_is_reported_in_the_format_its_name_says(
+    tmp_path: Path, name: str, text: str, says: str
+) -> None:
+    path = tmp_path / name
+    path.write_text(text, encoding="utf-8")
+    with pytest.raises(CassetteError, match=re.escape(says)):
+        load_cassette(path)

@@ -118,7 +118,25 @@ def test_corrupt_cassette_is_an_error_naming_the_file(
     result = project.runpytest_subprocess("-p", "no:cacheprovider")
     output = result.stdout.str()
     assert result.ret != 0
-    assert str(path) in output or "test_weather/test_weather.json" in output
+    assert f"cassette {path}: invalid JSON" in output
+    assert "git checkout" in output
+    # the message, not a traceback through vcrpy and the plugin
+    assert "Traceback" not in output and "_format.py" not in output
+
+
+def test_a_hand_edited_cassette_fails_with_the_place_not_a_traceback(
+    project: pytest.Pytester, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _record(project, monkeypatch)[0].assert_outcomes(passed=1)
+    path = _cassette(project)
+    document = json.loads(path.read_text())
+    document["interactions"][0]["response"]["status_code"] = "two hundred"
+    path.write_text(json.dumps(document))
+    result = project.runpytest_subprocess("-p", "no:cacheprovider")
+    output = result.stdout.str()
+    result.assert_outcomes(errors=1)
+    assert "/interactions/0/response/status_code: expected an integer" in output
+    assert "_format.py" not in output and "vcr/cassette.py" not in output
 
 
 def test_a_failing_test_leaves_no_new_cassette(

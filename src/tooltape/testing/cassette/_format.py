@@ -115,7 +115,8 @@ def _unreadable_value(error: ValueError) -> str:
 
 
 def _parse_tree(text: str, path: Path, raw: bytes | None = None) -> object:
-    if _first_char(text) == "{":
+    suffix = path.suffix.lower()
+    if _first_char(text) == "{" or suffix == ".json":
         try:
             # From the file's bytes when there are any: a fresh str that is not
             # ASCII costs from_json a UTF-8 copy first (~1 ms for 300 KiB).
@@ -139,6 +140,12 @@ def _parse_tree(text: str, path: Path, raw: bytes | None = None) -> object:
     except YamlProblem as problem:
         if problem.limit:
             raise CassetteError(path, f"refused: {problem.problem}", hint=LIMIT_HINT) from None
+        if suffix not in (".yaml", ".yml", ""):
+            raise CassetteError(
+                path,
+                f"not a cassette: neither JSON nor YAML ({problem.problem} at line {problem.line})",
+                hint="cassettes are the .json files tooltape writes or vcrpy .yaml files",
+            ) from None
         raise CassetteError(
             path, f"invalid YAML: {problem.problem}", line=problem.line, column=problem.column
         ) from None

@@ -11,20 +11,26 @@ from __future__ import annotations
 import shlex
 from typing import Any
 
+from tooltape.testing.cassette import CassetteError
+
 # tooltape's vcrpy matchers, by what they compare
 _MATCHER_NAMES = {"tooltape_body": "body", "tooltape_path": "path"}
+
+
+def _find_in_chain(error: BaseException | None, kind: type[BaseException]) -> Any:
+    seen: set[int] = set()
+    while error is not None and id(error) not in seen:
+        seen.add(id(error))
+        if isinstance(error, kind):
+            return error
+        error = error.__cause__ or error.__context__
+    return None
 
 
 def _find_vcr_error(error: BaseException | None) -> Any:
     from tooltape.testing.vcr._names import CannotOverwriteExistingCassetteException
 
-    seen: set[int] = set()
-    while error is not None and id(error) not in seen:
-        seen.add(id(error))
-        if isinstance(error, CannotOverwriteExistingCassetteException):
-            return error
-        error = error.__cause__ or error.__context__
-    return None
+    return _find_in_chain(error, CannotOverwriteExistingCassetteException)
 
 
 def record_command(nodeid: str) -> str:
@@ -33,7 +39,13 @@ def record_command(nodeid: str) -> str:
 
 
 def explain_cassette_failure(error: BaseException, nodeid: str) -> str | None:
-    """A failure message for a cassette miss anywhere in ``error``'s chain, else ``None``."""
+    """A failure message for a cassette miss, or a cassette that cannot be read, anywhere in
+    ``error``'s chain, else ``None``."""
+    unreadable = _find_in_chain(error, CassetteError)
+    if unreadable is not None:
+        # Its message names the file, the place in it and the fix: the traceback through
+        # vcrpy and the plugin would only bury it.
+        return f"{unreadable}\n"
     found = _find_vcr_error(error)
     if found is None:
         return None
