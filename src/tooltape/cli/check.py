@@ -99,7 +99,7 @@ def run_check(
             subjects=chosen,
             required=required,
             update_specs=update_specs,
-            update_hint=cli_update(folder.path),
+            update_hint=cli_update(folder.path, strict=strict),
             corpus=corpus,
             on_kind=progress.advance,
         )
@@ -189,7 +189,7 @@ def render_report(report: ContractReport, console: Console, *, update_specs: boo
         lines.extend(f"  {_unreadable(path, reason)}" for path, reason in report.unreadable)
     lines.append("")
     lines.append(_summary(report, failing, console))
-    if update_specs:
+    if update_specs and report.covered:
         lines.append(
             f"spec snapshots of the covered kinds rewritten under {Path(report.root) / 'specs'}: "
             "review the diff"
@@ -207,7 +207,7 @@ def _summary(report: ContractReport, failing: list[KindReport], console: Console
     if report.ok:
         if not report.covered:
             return console.style.paint(
-                "no kind is covered yet: record a test that uses a hosted tool", "yellow"
+                "no kind is covered yet: record a test that uses a tool", "yellow"
             )
         return console.style.paint(f"{covered}: every contract holds", "green")
     parts: list[str] = []

@@ -16,7 +16,8 @@ _PROJECT_FILES = ("pyproject.toml", "pytest.ini", ".pytest.ini", "tox.ini", "set
 
 @dataclass(frozen=True, slots=True)
 class CassetteFolder:
-    """A folder of cassettes and how it was chosen (``given``, ``project`` or ``bundled``)."""
+    """A folder of cassettes and how it was chosen (``given``, ``project`` or ``bundled``;
+    ``not yet recorded`` for a project's folder that does not exist yet)."""
 
     path: Path
     origin: str
@@ -25,6 +26,8 @@ class CassetteFolder:
         """The folder as a person should read it, with where it came from."""
         if self.origin == "bundled":
             return f"{self.path} (the cassettes bundled with tooltape: no project here)"
+        if self.origin == "not yet recorded":
+            return f"{display_path(self.path)} (not created yet: nothing recorded)"
         return display_path(self.path)
 
 
@@ -73,6 +76,10 @@ def cassette_folder(argument: str | None, *, command: str, allow_bundled: bool) 
     settings = project_settings()
     if settings.cassette_path.is_dir():
         return CassetteFolder(_relative(settings.cassette_path), "project")
+    if project_root() is not None and settings.cassette_path.parent.is_dir():
+        # A project that has recorded nothing yet: its folder is empty, not an error,
+        # so a first CI run passes before the first recording.
+        return CassetteFolder(_relative(settings.cassette_path), "not yet recorded")
     if project_root() is None:
         bundled = bundled_cassettes() if allow_bundled else None
         if bundled is not None:

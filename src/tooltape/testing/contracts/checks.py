@@ -37,9 +37,10 @@ PYTEST_UPDATE = "`pytest --snapshot-update`"
 """How a spec snapshot is rewritten where the pytest suite reports it."""
 
 
-def cli_update(folder: Path) -> str:
-    """How a spec snapshot is rewritten where ``tooltape check`` reports it."""
-    return f"`tooltape check {folder} --update-specs`"
+def cli_update(folder: Path, *, strict: bool = False) -> str:
+    """How a spec snapshot is rewritten where ``tooltape check`` reports it (with
+    ``--strict`` when that is what made every kind required)."""
+    return f"`tooltape check {folder}{' --strict' if strict else ''} --update-specs`"
 
 
 def spec_path(spec_dir: Path, subject: Subject) -> Path:
