@@ -200,3 +200,19 @@ def test_a_response_id_that_is_not_a_string_is_a_parse_error() -> None:
     response["id"] = [response["id"]]
     error = evaluation_error(recorded, response)
     assert error.phase == "parse" and "Response whose id is a list" in error.message
+
+
+def test_an_output_that_is_not_a_list_is_a_parse_error_and_a_not_read_line(
+    tmp_path: Path,
+) -> None:
+    recorded = body("model_web_search_tool.yaml#0")
+    response = recorded.copy()
+    response["output"] = {"not": "a list"}
+
+    error = evaluation_error(recorded, response)
+    assert error.phase == "parse"
+    assert "output" in error.message
+
+    shown = inspect(write_cassette(tmp_path / "c.json", recorded, response))
+    assert shown.code == 0 and "Traceback" not in shown.err
+    assert _not_read_lines(shown.out) == ["not read: output is dict, not a list of items"]

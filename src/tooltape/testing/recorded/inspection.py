@@ -85,7 +85,17 @@ def read_interaction(
     registry = default_client_tool_codecs() if client_codecs is None else client_codecs
     found = response_calls(answer, codecs, registry, answers or {})
     outputs, unread = _hosted_outputs(answer, codecs, found.calls, found.readable_items)
-    return InteractionReading(answer, found.calls, outputs, (*found.unread, *unread))
+    return InteractionReading(
+        answer, found.calls, outputs, (*_unread_output(answer), *found.unread, *unread)
+    )
+
+
+def _unread_output(answer: RecordedAnswer) -> tuple[UnreadItem, ...]:
+    """A response whose ``output`` is there but not a list: nothing in it can be read."""
+    output: object = answer.response.get("output") if answer.response is not None else None
+    if output is None or isinstance(output, list):
+        return ()
+    return (UnreadItem(None, f"output is {type(output).__name__}, not a list of items"),)
 
 
 def read_interactions(
