@@ -18,7 +18,16 @@ from typing import Any
 
 import pytest
 
-from tooltape import NativeTool, Section, Tool, ToolContext, ToolInvoked, ToolResult
+from tooltape import (
+    InProcessEventBus,
+    NativeTool,
+    Section,
+    Session,
+    Tool,
+    ToolContext,
+    ToolInvoked,
+    ToolResult,
+)
 from tooltape.runtime import ToolCall, ToolHookContext
 
 from .conftest import Harness, HarnessFactory
@@ -251,6 +260,62 @@ def test_the_handler_gets_a_fresh_frozen_context_of_the_evaluation(
     assert first is not second, "a context is never reused across calls"
     with pytest.raises(dataclasses.FrozenInstanceError):
         first.deadline = None  # type: ignore[misc]
+
+
+def test_each_call_sees_the_executor_as_it_is_then(make_harness: HarnessFactory) -> None:
+    contexts: list[ToolContext] = []
+
+    def spy(params: NoParams, *, context: ToolContext) -> ToolResult[Any]:
+        contexts.append(context)
+        return ToolResult.ok(None)
+
+    harness = make_harness(Tool[NoParams, Any](name="spy", description="Spy.", handler=spy))
+    harness.executor.execute(ToolCall("spy", "{}"))
+    later = datetime.now(UTC) + timedelta(minutes=1)
+    other_session = Session(InProcessEventBus())
+    harness.executor.deadline = later
+    harness.executor.session = other_session
+    harness.executor.execute(ToolCall("spy", "{}"))
+
+    first, second = contexts
+    assert (first.deadline, first.session) == (None, harness.session)
+    assert (second.deadline, second.session) == (later, other_session)
+    assert second.prompt is harness.prompt
+
+
+def pass_through(ctx: ToolHookContext, args: dict[str, Any], call_next: Any) -> ToolResult[Any]:
+    return call_next(args)
+
+
+def test_hooks_given_to_the_executor_later_run_from_the_next_call(
+    make_harness: HarnessFactory,
+) -> None:
+    seen: list[str | None] = []
+
+    def tracing(ctx: ToolHookContext, args: dict[str, Any], call_next: Any) -> ToolResult[Any]:
+        seen.append(ctx.call_id)
+        return call_next(args)
+
+    harness = make_harness(echo)
+    harness.executor.execute(ToolCall("echo", '{"text": "a"}', call_id="c1"))
+    harness.executor.hooks = (tracing,)
+    harness.executor.execute(ToolCall("echo", '{"text": "b"}', call_id="c2"))
+    harness.executor.hooks = ()
+    result = harness.executor.execute(ToolCall("echo", '{"text": "c"}', call_id="c3"))
+    assert seen == ["c2"]
+    assert result.value == Echoed("c")
+
+
+@pytest.mark.parametrize("hooks", [(), (pass_through,)], ids=["no-hooks", "a-hook"])
+def test_an_unexpected_error_around_the_handler_is_a_failed_result(
+    make_harness: HarnessFactory, hooks: tuple[Any, ...]
+) -> None:
+    # A naive deadline cannot be compared with the aware time now: a TypeError
+    # outside the handler, which must not escape the executor either.
+    harness = make_harness(echo, hooks=hooks, deadline=datetime(2999, 1, 1))
+    result = harness.executor.execute(ToolCall("echo", '{"text": "hi"}'))
+    event = assert_failed_and_recorded(harness, result, tool="echo", cause="TypeError")
+    assert event.params == {"text": "hi"}
 
 
 # --- provider-executed calls -------------------------------------------------------------

@@ -67,7 +67,9 @@ class ParamsSchema(Generic[T]):
     def validate(self, arguments: Mapping[str, Any]) -> T:
         """Build the params instance, or raise ``ArgumentsError`` naming each bad field."""
         try:
-            return cast("T", self.validator.validate_python(dict(arguments)))
+            # The executor's arguments are already a fresh dict: no copy of them.
+            data = cast("dict[str, Any]", arguments) if type(arguments) is dict else dict(arguments)
+            return cast("T", self.validator.validate_python(data))
         except ValidationError as exc:
             problems = "; ".join(
                 f"{'.'.join(str(p) for p in err['loc']) or '<root>'}: {err['msg']}"

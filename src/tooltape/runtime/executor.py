@@ -23,7 +23,13 @@ from tooltape.prompt import (
 from tooltape.prompt.schema import ArgumentsError, to_jsonable
 from tooltape.prompt.tool import ToolSource
 from tooltape.runtime.events import ToolInvoked
-from tooltape.runtime.hooks import ToolArgs, ToolHook, ToolHookContext, build_hook_chain
+from tooltape.runtime.hooks import (
+    HookChain,
+    ToolArgs,
+    ToolHook,
+    ToolHookContext,
+    build_hook_chain,
+)
 
 logger = logging.getLogger("tooltape.executor")
 
@@ -49,11 +55,14 @@ class ToolCall:
 
 def parse_arguments(arguments: str | Mapping[str, Any]) -> ToolArgs:
     """The call's arguments as a dict, or ``ArgumentsError`` saying what to send instead."""
-    if isinstance(arguments, Mapping):
+    # ``type(...) is str`` first: the usual text skips the ABC check.
+    if type(arguments) is not str and isinstance(arguments, Mapping):
         return dict(arguments)
     try:
-        parsed: object = from_json(arguments) if arguments.strip() else {}
+        parsed: object = from_json(arguments)
     except ValueError as exc:
+        if not arguments.strip():  # no arguments at all: a tool without parameters
+            return {}
         raise ArgumentsError(
             f"Arguments are not valid JSON ({exc}); "
             "send a JSON object matching the tool's parameters schema."
@@ -66,13 +75,27 @@ def parse_arguments(arguments: str | Mapping[str, Any]) -> ToolArgs:
     return cast("ToolArgs", parsed)
 
 
+_ContextArgs = tuple[
+    Prompt[Any], RenderedPrompt[Any], ProviderAdapter, SessionProtocol, EventBus, datetime | None
+]
+_CONTEXT_FIELDS = frozenset({"prompt", "rendered", "adapter", "session", "bus", "deadline"})
+"""The executor's attributes a ``ToolContext`` is built from."""
+
+
 class ToolExecutor:
     """Runs tool calls for one evaluation, under its hooks, and publishes ``ToolInvoked``.
 
     Whatever goes wrong (unknown tool, bad JSON, invalid arguments, a raising
     handler or hook, a passed deadline) the caller gets a failed
     ``ToolResult`` whose message a model can act on, never an exception.
+
+    Its attributes (``prompt``, ``adapter``, ``hooks``...) may be reassigned
+    between calls; what the executor derives from them once (the composed
+    hook chain, the arguments of each call's ``ToolContext``) follows.
     """
+
+    _chain: HookChain | None
+    _context_args: _ContextArgs | None
 
     def __init__(
         self,
@@ -92,12 +115,33 @@ class ToolExecutor:
         self.session = session
         self.bus = bus
         self.hooks = tuple(hooks)
-        self._chained = self.hooks
-        self._chain = build_hook_chain(self.hooks)
         self.provider = provider
         self.deadline = deadline
         self._tools = {tool.name: tool for tool in rendered.tools}
         self.invocations: list[ToolInvoked] = []
+
+    def __setattr__(self, name: str, value: object) -> None:
+        object.__setattr__(self, name, value)
+        if name == "hooks":
+            hooks = cast("Sequence[ToolHook]", value)
+            object.__setattr__(self, "_chain", build_hook_chain(hooks) if hooks else None)
+        elif name in _CONTEXT_FIELDS:
+            # Rebuilt on the next call, once every field is set.
+            object.__setattr__(self, "_context_args", None)
+
+    def _context(self) -> ToolContext:
+        """A new ``ToolContext`` for one handler call (never shared between calls)."""
+        args = self._context_args
+        if args is None:
+            args = self._context_args = (
+                self.prompt,
+                self.rendered,
+                self.adapter,
+                self.session,
+                self.bus,
+                self.deadline,
+            )
+        return ToolContext(*args)
 
     def execute(
         self,
@@ -108,7 +152,8 @@ class ToolExecutor:
     ) -> ToolResult[Any]:
         """Run one call through the hooks and the handler; always returns a result."""
         tool = self._tools.get(call.name)
-        captured: dict[str, object] = {}
+        # The params the handler last validated, if it got that far.
+        captured: list[object] = []
         params: object = call.arguments
         if tool is None:
             available = ", ".join(sorted(self._tools)) or "none"
@@ -123,23 +168,26 @@ class ToolExecutor:
                 result = ToolResult.error(f"Tool {call.name!r}: {exc}")
             else:
                 params = args
-                ctx = ToolHookContext(
-                    tool_name=tool.name,
-                    tool_source=source,
-                    original_tool_func=lambda a: self._run_handler(tool, a, captured),
-                    prompt_name=self.prompt.name,
-                    server_name=tool.server_name,
-                    call_id=call.call_id,
-                    provider=self.provider,
-                )
-                result = self._run_hooks(ctx, args)
+                if self._chain is None:  # no hooks: nothing to give a ToolHookContext to
+                    result = self._run_unhooked(tool, args, captured)
+                else:
+                    ctx = ToolHookContext(
+                        tool_name=tool.name,
+                        tool_source=source,
+                        original_tool_func=lambda a: self._run_handler(tool, a, captured),
+                        prompt_name=self.prompt.name,
+                        server_name=tool.server_name,
+                        call_id=call.call_id,
+                        provider=self.provider,
+                    )
+                    result = self._run_hooks(ctx, args)
         return self._publish(
-            name=call.name,
-            params=captured.get("params", params),
-            result=result,
-            call_id=call.call_id,
-            source=source or "function",
-            kind=kind,
+            call.name,
+            captured[-1] if captured else params,
+            result,
+            call.call_id,
+            source or "function",
+            kind,
         )
 
     def record_provider_call(
@@ -169,9 +217,7 @@ class ToolExecutor:
             provider=self.provider,
         )
         final = self._run_hooks(ctx, args)
-        return self._publish(
-            name=name, params=params, result=final, call_id=call_id, source="hosted", kind=kind
-        )
+        return self._publish(name, params, final, call_id, "hosted", kind)
 
     def decide_approval(
         self,
@@ -202,27 +248,27 @@ class ToolExecutor:
             approval=True,
         )
         final = self._run_hooks(ctx, args)
-        return self._publish(
-            name=name,
-            params=params,
-            result=final,
-            call_id=call_id,
-            source="hosted",
-            kind=kind,
-            approval=True,
-        )
+        return self._publish(name, params, final, call_id, "hosted", kind, approval=True)
 
     def _run_hooks(self, ctx: ToolHookContext, args: ToolArgs) -> ToolResult[Any]:
+        chain = self._chain
         try:
-            if self.hooks is not self._chained:  # replaced since: compose them again
-                self._chained, self._chain = self.hooks, build_hook_chain(self.hooks)
-            return self._chain(ctx, args)
+            return chain(ctx, args) if chain is not None else ctx.original_tool_func(args)
         except Exception as exc:
             logger.warning("Tool %r failed in a hook", ctx.tool_name, exc_info=True)
             return _failed(ctx.tool_name, exc)
 
+    def _run_unhooked(
+        self, tool: Tool[Any, Any], args: ToolArgs, captured: list[object]
+    ) -> ToolResult[Any]:
+        try:
+            return self._run_handler(tool, args, captured)
+        except Exception as exc:  # what _run_hooks turns into a failed result too
+            logger.warning("Tool %r failed", tool.name, exc_info=True)
+            return _failed(tool.name, exc)
+
     def _run_handler(
-        self, tool: Tool[Any, Any], args: ToolArgs, captured: dict[str, object]
+        self, tool: Tool[Any, Any], args: ToolArgs, captured: list[object]
     ) -> ToolResult[Any]:
         if self.deadline is not None and datetime.now(UTC) >= self.deadline:
             return ToolResult.error(
@@ -238,17 +284,9 @@ class ToolExecutor:
             params = tool.schema.validate(args)
         except ArgumentsError as exc:
             return ToolResult.error(f"Tool {tool.name!r}: {exc} Fix the arguments and retry.")
-        captured["params"] = params
-        context = ToolContext(
-            prompt=self.prompt,
-            rendered_prompt=self.rendered,
-            adapter=self.adapter,
-            session=self.session,
-            event_bus=self.bus,
-            deadline=self.deadline,
-        )
+        captured.append(params)
         try:
-            outcome: object = tool.handler(params, context=context)
+            outcome: object = tool.handler(params, context=self._context())
         except Exception as exc:
             logger.warning("Tool %r handler raised", tool.name, exc_info=True)
             return _failed(tool.name, exc)
@@ -261,27 +299,29 @@ class ToolExecutor:
 
     def _publish(
         self,
-        *,
         name: str,
         params: object,
         result: ToolResult[Any],
         call_id: str | None,
         source: ToolSource,
         kind: str | None,
+        *,
         approval: bool = False,
     ) -> ToolResult[Any]:
+        # Positional: one event per call, and keywords cost a third of building it.
         event = ToolInvoked(
-            prompt_name=self.prompt.name,
-            adapter=self.adapter.name,
-            name=name,
-            params=params,
-            result=result,
-            rendered_output=result.render(),
-            call_id=call_id,
-            source=source,
-            provider=self.provider,
-            kind=kind,
-            approval=approval,
+            self.prompt.name,
+            self.adapter.name,
+            name,
+            params,
+            result,
+            result.render(),
+            call_id,
+            source,
+            self.provider,
+            kind,
+            datetime.now(UTC),
+            approval,
         )
         self.invocations.append(event)
         self.bus.publish(event)
