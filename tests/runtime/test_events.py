@@ -7,7 +7,7 @@ reported three ways (returned in the ``PublishResult``, kept in
 """
 
 import logging
-from typing import Any
+from typing import Any, Protocol, runtime_checkable
 
 import pytest
 
@@ -92,6 +92,41 @@ def test_subscribers_receive_only_the_event_types_they_subscribed_to() -> None:
     outcome = bus.publish(PromptRendered(prompt_name="p", adapter="fake", rendered_prompt=None))  # type: ignore[arg-type]
     assert tools == []
     assert outcome.handled == 0
+
+
+def test_subscriptions_made_or_dropped_between_publishes_apply_to_the_next_publish() -> None:
+    bus = InProcessEventBus()
+    first: list[object] = []
+    later: list[object] = []
+    bus.subscribe(ToolInvoked, first.append)
+    bus.publish(invoked("a"))
+    bus.subscribe(object, later.append)  # every event, by its base class
+    bus.publish(invoked("b"))
+    bus.unsubscribe(ToolInvoked, first.append)
+    outcome = bus.publish(invoked("c"))
+    assert [e.name for e in first] == ["a", "b"]  # type: ignore[attr-defined]
+    assert [e.name for e in later] == ["b", "c"]  # type: ignore[attr-defined]
+    assert outcome.handled == 1
+
+
+@runtime_checkable
+class Approval(Protocol):
+    approval: bool
+
+
+class Loose:
+    """An event class whose instances may or may not carry ``approval``."""
+
+
+def test_a_protocol_subscription_is_matched_on_each_event_itself() -> None:
+    bus = InProcessEventBus()
+    seen: list[object] = []
+    bus.subscribe(Approval, seen.append)
+    plain, marked = Loose(), Loose()
+    marked.approval = True  # type: ignore[attr-defined]
+    outcomes = [bus.publish(plain), bus.publish(marked), bus.publish(Loose())]
+    assert seen == [marked]
+    assert [o.handled for o in outcomes] == [0, 1, 0]
 
 
 def test_session_records_every_tool_invocation_in_publish_order() -> None:

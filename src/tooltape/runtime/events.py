@@ -9,6 +9,7 @@ from datetime import UTC, datetime
 from typing import Any, TypeVar
 
 from tooltape.prompt import RenderedPrompt, ToolResult
+from tooltape.prompt.frozen_build import positional_builder
 from tooltape.prompt.tool import ToolSource
 
 EventT = TypeVar("EventT")
@@ -92,6 +93,9 @@ class PublishResult:
         return not self.failures
 
 
+_publish_result = positional_builder(PublishResult)
+
+
 class InProcessEventBus:
     """Synchronous publish/subscribe within one process.
 
@@ -102,6 +106,8 @@ class InProcessEventBus:
 
     def __init__(self) -> None:
         self._handlers: list[tuple[type[Any], Callable[[Any], None]]] = []
+        # Per event class, the handlers its instances go to (found on its first publish).
+        self._routes: dict[type[Any], tuple[Callable[[Any], None], ...]] = {}
         self.failures: list[SubscriberFailure] = []
 
     def subscribe(self, event_type: type[EventT], handler: Callable[[EventT], None]) -> None:
@@ -109,31 +115,38 @@ class InProcessEventBus:
         # A new list, never a changed one: a publish under way keeps the list
         # it started with, without copying it on every publish.
         self._handlers = [*self._handlers, (event_type, handler)]
+        self._routes = {}
 
     def unsubscribe(self, event_type: type[EventT], handler: Callable[[EventT], None]) -> None:
         """Stop calling ``handler`` for ``event_type`` (no error if it was not subscribed)."""
         self._handlers = [
             (t, h) for t, h in self._handlers if not (t is event_type and h == handler)
         ]
+        self._routes = {}
 
     def is_subscribed(self, event_type: type[Any], handler: Callable[[Any], None]) -> bool:
         return any(t is event_type and h == handler for t, h in self._handlers)
 
     def publish(self, event: object) -> PublishResult:
         """Deliver ``event`` to every matching handler, in subscription order."""
-        handled = 0
-        failures: list[SubscriberFailure] = []
-        for event_type, handler in self._handlers:
-            if not isinstance(event, event_type):
-                continue
-            handled += 1
+        routes = self._routes  # a subscription made meanwhile replaces the dict
+        handlers = routes.get(event.__class__)
+        if handlers is None:
+            subscribed = self._handlers
+            handlers = tuple(h for t, h in subscribed if isinstance(event, t))
+            # A runtime-checkable protocol matches by the instance's attributes,
+            # so with one subscribed the answer holds for this event only.
+            if not any(getattr(t, "_is_protocol", False) for t, _ in subscribed):
+                routes[event.__class__] = handlers
+        failures: list[SubscriberFailure] | None = None
+        for handler in handlers:
             try:
                 handler(event)
             except Exception as exc:
-                failure = SubscriberFailure(event, handler, exc)
-                failures.append(failure)
+                failures = failures or []
+                failures.append(SubscriberFailure(event, handler, exc))
                 logger.exception("Subscriber %r failed on %s", handler, type(event).__name__)
-        if not failures:
-            return PublishResult(event, handled)
+        if failures is None:
+            return _publish_result(event, len(handlers), ())
         self.failures.extend(failures)
-        return PublishResult(event, handled, tuple(failures))
+        return PublishResult(event, len(handlers), tuple(failures))

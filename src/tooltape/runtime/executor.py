@@ -20,6 +20,7 @@ from tooltape.prompt import (
     ToolContext,
     ToolResult,
 )
+from tooltape.prompt.frozen_build import positional_builder
 from tooltape.prompt.schema import ArgumentsError, to_jsonable
 from tooltape.prompt.tool import ToolSource
 from tooltape.runtime.events import ToolInvoked
@@ -75,6 +76,11 @@ def parse_arguments(arguments: str | Mapping[str, Any]) -> ToolArgs:
     return cast("ToolArgs", parsed)
 
 
+# One of each per call: built without their frozen ``__init__`` (see frozen_build).
+_event = positional_builder(ToolInvoked)
+_hook_context = positional_builder(ToolHookContext)
+_tool_context = positional_builder(ToolContext)
+
 _ContextArgs = tuple[
     Prompt[Any], RenderedPrompt[Any], ProviderAdapter, SessionProtocol, EventBus, datetime | None
 ]
@@ -118,6 +124,7 @@ class ToolExecutor:
         self.provider = provider
         self.deadline = deadline
         self._tools = {tool.name: tool for tool in rendered.tools}
+        self._validators: dict[str, Callable[[ToolArgs], object]] = {}
         self.invocations: list[ToolInvoked] = []
 
     def __setattr__(self, name: str, value: object) -> None:
@@ -141,7 +148,7 @@ class ToolExecutor:
                 self.bus,
                 self.deadline,
             )
-        return ToolContext(*args)
+        return _tool_context(*args)
 
     def execute(
         self,
@@ -152,8 +159,6 @@ class ToolExecutor:
     ) -> ToolResult[Any]:
         """Run one call through the hooks and the handler; always returns a result."""
         tool = self._tools.get(call.name)
-        # The params the handler last validated, if it got that far.
-        captured: list[object] = []
         params: object = call.arguments
         if tool is None:
             available = ", ".join(sorted(self._tools)) or "none"
@@ -167,28 +172,34 @@ class ToolExecutor:
             except ArgumentsError as exc:
                 result = ToolResult.error(f"Tool {call.name!r}: {exc}")
             else:
-                params = args
-                if self._chain is None:  # no hooks: nothing to give a ToolHookContext to
-                    result = self._run_unhooked(tool, args, captured)
-                else:
-                    ctx = ToolHookContext(
-                        tool_name=tool.name,
-                        tool_source=source,
-                        original_tool_func=lambda a: self._run_handler(tool, a, captured),
-                        prompt_name=self.prompt.name,
-                        server_name=tool.server_name,
-                        call_id=call.call_id,
-                        provider=self.provider,
-                    )
-                    result = self._run_hooks(ctx, args)
-        return self._publish(
-            call.name,
-            captured[-1] if captured else params,
-            result,
-            call.call_id,
-            source or "function",
-            kind,
-        )
+                # The params the handler last validated, if it got that far.
+                captured: list[object] = []
+                chain = self._chain
+                try:
+                    if chain is None:  # no hooks: nothing to give a ToolHookContext to
+                        result = self._run_handler(tool, args, captured)
+                    else:
+
+                        def original(a: ToolArgs) -> ToolResult[Any]:
+                            return self._run_handler(tool, a, captured)
+
+                        ctx = _hook_context(
+                            tool.name,
+                            source,
+                            original,
+                            self.prompt.name,
+                            tool.server_name,
+                            call.call_id,
+                            self.provider,
+                            False,
+                        )
+                        result = chain(ctx, args)
+                except Exception as exc:
+                    where = "in a hook" if chain is not None else "outside its handler"
+                    logger.warning("Tool %r failed %s", tool.name, where, exc_info=True)
+                    result = _failed(tool.name, exc)
+                params = captured[-1] if captured else args
+        return self._publish(call.name, params, result, call.call_id, source or "function", kind)
 
     def record_provider_call(
         self,
@@ -258,15 +269,6 @@ class ToolExecutor:
             logger.warning("Tool %r failed in a hook", ctx.tool_name, exc_info=True)
             return _failed(ctx.tool_name, exc)
 
-    def _run_unhooked(
-        self, tool: Tool[Any, Any], args: ToolArgs, captured: list[object]
-    ) -> ToolResult[Any]:
-        try:
-            return self._run_handler(tool, args, captured)
-        except Exception as exc:  # what _run_hooks turns into a failed result too
-            logger.warning("Tool %r failed", tool.name, exc_info=True)
-            return _failed(tool.name, exc)
-
     def _run_handler(
         self, tool: Tool[Any, Any], args: ToolArgs, captured: list[object]
     ) -> ToolResult[Any]:
@@ -280,8 +282,11 @@ class ToolExecutor:
                 f"Tool {tool.name!r} has no local handler (it is executed by the provider); "
                 "do not call it as a function."
             )
+        validate = self._validators.get(tool.name)
+        if validate is None:
+            validate = self._validators[tool.name] = tool.schema.validate
         try:
-            params = tool.schema.validate(args)
+            params = validate(args)
         except ArgumentsError as exc:
             return ToolResult.error(f"Tool {tool.name!r}: {exc} Fix the arguments and retry.")
         captured.append(params)
@@ -308,8 +313,7 @@ class ToolExecutor:
         *,
         approval: bool = False,
     ) -> ToolResult[Any]:
-        # Positional: one event per call, and keywords cost a third of building it.
-        event = ToolInvoked(
+        event = _event(
             self.prompt.name,
             self.adapter.name,
             name,

@@ -1,0 +1,93 @@
+"""``positional_builder``: the same frozen values as the class's own constructor.
+
+Rules: every field is set from its position; the value equals, hashes like
+and is as immutable as one the constructor builds; a class the builder could
+build wrongly (not frozen, a ``__post_init__``, fields that are not init
+parameters, slots that are not the fields) is refused when the builder is made.
+"""
+
+import dataclasses
+from datetime import UTC, datetime
+from typing import Any
+
+import pytest
+
+from tooltape import ToolInvoked, ToolResult
+from tooltape.prompt.frozen_build import positional_builder
+from tooltape.runtime import ToolHookContext
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Point:
+    x: int
+    y: int = 0
+    tags: tuple[str, ...] = dataclasses.field(default_factory=tuple)
+
+
+def test_the_value_built_equals_the_constructed_one_and_stays_frozen() -> None:
+    built = positional_builder(Point)(1, 2, ("a",))
+    assert type(built) is Point
+    assert built == Point(1, 2, ("a",))
+    assert hash(built) == hash(Point(1, 2, ("a",)))
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        built.x = 3  # type: ignore[misc]
+
+
+def test_every_field_of_the_runtime_events_lands_where_the_constructor_puts_it() -> None:
+    result: ToolResult[Any] = ToolResult.ok({"n": 1})
+    now = datetime.now(UTC)
+    values = ("p", "openai", "t", {"a": 1}, result, '{"n":1}', "c", "function", "o", "k", now, True)
+    assert positional_builder(ToolInvoked)(*values) == ToolInvoked(*values)
+
+    def original(args: dict[str, Any]) -> ToolResult[Any]:
+        return result
+
+    built = positional_builder(ToolHookContext)(
+        "t", "hosted", original, "p", "srv", "c", "openai", True
+    )
+    assert built == ToolHookContext(
+        tool_name="t",
+        tool_source="hosted",
+        original_tool_func=original,
+        prompt_name="p",
+        server_name="srv",
+        call_id="c",
+        provider="openai",
+        approval=True,
+    )
+
+
+def test_too_few_values_is_a_type_error_not_a_half_built_value() -> None:
+    with pytest.raises(TypeError):
+        positional_builder(Point)(1, 2)
+
+
+@dataclasses.dataclass(slots=True)
+class Mutable:
+    x: int
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Checked:
+    x: int
+
+    def __post_init__(self) -> None:
+        if self.x < 0:
+            raise ValueError("x")
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Derived:
+    x: int
+    twice: int = dataclasses.field(init=False, default=0)
+
+
+@dataclasses.dataclass(frozen=True)
+class Unslotted:
+    x: int
+
+
+@pytest.mark.parametrize("cls", [Mutable, Checked, Derived, Unslotted])
+def test_a_class_whose_constructor_does_more_is_refused(cls: type) -> None:
+    with pytest.raises(TypeError, match=cls.__name__):
+        positional_builder(cls)
