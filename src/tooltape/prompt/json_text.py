@@ -19,7 +19,8 @@ from typing import Any, cast
 from pydantic_core import PydanticSerializationError, to_json, to_jsonable_python
 
 _SURROGATE = re.compile("[\ud800-\udfff]")
-_UNENCODABLE = (UnicodeEncodeError, PydanticSerializationError)
+UNENCODABLE = (UnicodeEncodeError, PydanticSerializationError)
+"""What pydantic's encoder raises for text UTF-8 cannot carry."""
 
 Fallback = Callable[[Any], Any] | None
 
@@ -52,7 +53,7 @@ def jsonable(value: object, *, fallback: Fallback = None) -> Any:
     """``value`` as plain JSON data, like pydantic's ``to_jsonable_python``."""
     try:
         return to_jsonable_python(value, fallback=fallback)
-    except _UNENCODABLE:
+    except UNENCODABLE:
         return _walk(value, fallback)
 
 
@@ -60,7 +61,7 @@ def json_text(value: object, *, fallback: Fallback = None) -> str:
     """Compact JSON of ``value`` (pydantic's encoding); lone surrogates become escapes."""
     try:
         return to_json(value, fallback=fallback).decode()
-    except _UNENCODABLE:
+    except UNENCODABLE:
         # Only text UTF-8 cannot carry gets here; anything else fails again in _walk.
         plain = _walk(value, fallback)
         return escape_surrogates(json.dumps(plain, ensure_ascii=False, separators=(",", ":")))

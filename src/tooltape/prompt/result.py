@@ -5,8 +5,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Generic, Protocol, TypeVar, cast, runtime_checkable
 
+from pydantic_core import to_json
+
 from tooltape.prompt.generic import Specializable
-from tooltape.prompt.json_text import json_text, jsonable
+from tooltape.prompt.json_text import UNENCODABLE, json_text, jsonable
 
 ValueT = TypeVar("ValueT")
 OkT = TypeVar("OkT")
@@ -29,22 +31,6 @@ def _without_none(data: object) -> object:
     return data
 
 
-def _renders_itself(value: object) -> bool:
-    """``isinstance(value, ToolRenderableResult)``, without its per-call cost.
-
-    On Python 3.11 an ``isinstance`` check against a runtime-checkable protocol
-    recomputes the protocol's members on every call (~6 us, most of rendering a
-    small value). This is the same test: the class provides ``render`` (an
-    ``issubclass`` answer ``abc`` caches per class), or the instance has a
-    ``render`` attribute that is not ``None``.
-    """
-    cls = value.__class__
-    known = _RENDERING_CLASSES.get(cls)
-    if known is None:
-        known = _RENDERING_CLASSES[cls] = issubclass(cls, ToolRenderableResult)
-    return known or getattr(value, "render", None) is not None
-
-
 _RENDERING_CLASSES: dict[type, bool] = {}
 """Whether a class provides ``render`` (``abc`` caches it too, but asking costs ~1 us)."""
 
@@ -58,11 +44,23 @@ def render_value(value: object) -> str:
     """
     if value is None:
         return ""
-    if _renders_itself(value):
+    # ``isinstance(value, ToolRenderableResult)`` without its per-call cost: on
+    # Python 3.11 a runtime-checkable protocol recomputes its members on every
+    # check (~6 us, most of rendering a small value). The same test: the class
+    # provides ``render`` (asked once per class), or the instance has a
+    # ``render`` attribute that is not ``None``.
+    cls = value.__class__
+    known = _RENDERING_CLASSES.get(cls)
+    if known is None:
+        known = _RENDERING_CLASSES[cls] = issubclass(cls, ToolRenderableResult)
+    if known or getattr(value, "render", None) is not None:
         return cast("ToolRenderableResult", value).render()
     if isinstance(value, str):
         return value
-    text = json_text(value, fallback=repr)
+    try:
+        text = to_json(value, fallback=repr).decode()
+    except UNENCODABLE:
+        text = json_text(value, fallback=repr)
     if "null" not in text:  # nothing to drop: the common case, at a third of the cost
         return text
     data = _without_none(jsonable(value, fallback=repr))

@@ -129,6 +129,18 @@ class InProcessEventBus:
 
     def publish(self, event: object) -> PublishResult:
         """Deliver ``event`` to every matching handler, in subscription order."""
+        handled, failures = self._deliver(event)
+        return _publish_result(event, handled, failures)
+
+    def notify(self, event: object) -> None:
+        """``publish`` for a caller with no use for the ``PublishResult``.
+
+        Failures are logged and kept in ``failures`` just the same; only the
+        result, one more object per event, is not built.
+        """
+        self._deliver(event)
+
+    def _deliver(self, event: object) -> tuple[int, tuple[SubscriberFailure, ...]]:
         routes = self._routes  # a subscription made meanwhile replaces the dict
         handlers = routes.get(event.__class__)
         if handlers is None:
@@ -147,6 +159,6 @@ class InProcessEventBus:
                 failures.append(SubscriberFailure(event, handler, exc))
                 logger.exception("Subscriber %r failed on %s", handler, type(event).__name__)
         if failures is None:
-            return _publish_result(event, len(handlers), ())
+            return len(handlers), ()
         self.failures.extend(failures)
-        return PublishResult(event, len(handlers), tuple(failures))
+        return len(handlers), tuple(failures)

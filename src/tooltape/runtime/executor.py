@@ -23,7 +23,7 @@ from tooltape.prompt import (
 from tooltape.prompt.frozen_build import positional_builder
 from tooltape.prompt.schema import ArgumentsError, to_jsonable
 from tooltape.prompt.tool import ToolSource
-from tooltape.runtime.events import ToolInvoked
+from tooltape.runtime.events import InProcessEventBus, ToolInvoked
 from tooltape.runtime.hooks import (
     HookChain,
     ToolArgs,
@@ -136,8 +136,8 @@ class ToolExecutor:
             # Rebuilt on the next call, once every field is set.
             object.__setattr__(self, "_context_args", None)
 
-    def _context(self) -> ToolContext:
-        """A new ``ToolContext`` for one handler call (never shared between calls)."""
+    def _context_fields(self) -> _ContextArgs:
+        """The fields of each call's ``ToolContext``, gathered again after a change."""
         args = self._context_args
         if args is None:
             args = self._context_args = (
@@ -148,7 +148,7 @@ class ToolExecutor:
                 self.bus,
                 self.deadline,
             )
-        return _tool_context(*args)
+        return args
 
     def execute(
         self,
@@ -277,7 +277,8 @@ class ToolExecutor:
                 f"Tool {tool.name!r} was not run: the evaluation deadline "
                 f"{self.deadline.isoformat()} has passed; finish without calling more tools."
             )
-        if tool.handler is None:
+        handler = tool.handler
+        if handler is None:
             return ToolResult.error(
                 f"Tool {tool.name!r} has no local handler (it is executed by the provider); "
                 "do not call it as a function."
@@ -290,8 +291,10 @@ class ToolExecutor:
         except ArgumentsError as exc:
             return ToolResult.error(f"Tool {tool.name!r}: {exc} Fix the arguments and retry.")
         captured.append(params)
+        # A new ToolContext for each handler call, never one shared between calls.
+        context = _tool_context(*(self._context_args or self._context_fields()))
         try:
-            outcome: object = tool.handler(params, context=self._context())
+            outcome: object = handler(params, context=context)
         except Exception as exc:
             logger.warning("Tool %r handler raised", tool.name, exc_info=True)
             return _failed(tool.name, exc)
@@ -328,5 +331,9 @@ class ToolExecutor:
             approval,
         )
         self.invocations.append(event)
-        self.bus.publish(event)
+        bus = self.bus
+        if type(bus) is InProcessEventBus:
+            bus.notify(event)  # the same delivery, without a PublishResult nobody reads
+        else:
+            bus.publish(event)
         return result
