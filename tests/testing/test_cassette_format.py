@@ -422,6 +422,20 @@ def test_not_utf8(tmp_path: Path) -> None:
         load_cassette(path)
 
 
+@pytest.mark.parametrize(
+    ("bad", "byte"), [(b"\xff", "0xff"), (b"\xed\xa0\x80", "0xed")], ids=["invalid", "surrogate"]
+)
+def test_a_json_cassette_with_bytes_that_are_not_utf8_says_so(
+    tmp_path: Path, bad: bytes, byte: str
+) -> None:
+    # JSON read straight from the file's bytes must refuse what decoding would.
+    path = tmp_path / "test_bad.json"
+    path.write_bytes(b'{"tooltape": {"version": "0.1.0", "source": "live", "provenance": "' + bad)
+    path.write_bytes(path.read_bytes() + b'"}, "interactions": []}\n')
+    with pytest.raises(CassetteError, match=rf"not UTF-8 text \(byte {byte} at offset 67\)"):
+        load_cassette(path)
+
+
 def test_missing_file_says_how_to_record(tmp_path: Path) -> None:
     with pytest.raises(CassetteError, match="no such file; record it with `pytest --record-mode"):
         load_cassette(tmp_path / "nope.json")

@@ -126,7 +126,7 @@ def cassette_to_document(cassette: Cassette) -> dict[str, object]:
 def _headers_from_document(value: object, where: str, key: str) -> dict[str, tuple[str, ...]]:
     raw = expect_map(value, where, key)
     headers = {
-        name.lower(): (values,) if isinstance(values, str) else tuple(cast(list[str], values))
+        name.lower(): (values,) if isinstance(values, str) else tuple(cast("list[str]", values))
         for name, values in raw.items()
         if isinstance(values, (str, list))
     }

@@ -13,6 +13,8 @@ from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 from typing import cast
 
+from pydantic_core import from_json
+
 from tooltape.testing.cassette._document import cassette_from_document, cassette_to_document
 from tooltape.testing.cassette._errors import CassetteError, StructureError
 from tooltape.testing.cassette._files import write_atomic
@@ -167,7 +169,26 @@ def _parse_cassette(text: str, where: Path, raw: bytes | None) -> Cassette:
         text, raw = text[1:], None
     if not _first_char(text):
         raise CassetteError(where, "the file is empty")
-    tree = _parse_tree(text, where, raw)
+    return _cassette_from_tree(_parse_tree(text, where, raw), where)
+
+
+def _json_of_bytes(data: bytes) -> object | None:
+    """The JSON object ``data`` holds if pydantic reads it as it is, else ``None``.
+
+    pydantic refuses bytes that are not UTF-8 (anywhere: outside strings any
+    byte past ASCII is a syntax error), so what it reads needs no decoding
+    first (about 0.1 ms for a 300 KiB non-ASCII cassette). Anything it
+    refuses goes the way of text, which says what is wrong and where.
+    """
+    if data[:1] != b"{":
+        return None
+    try:
+        return from_json(data)
+    except ValueError:
+        return None
+
+
+def _cassette_from_tree(tree: object, where: Path) -> Cassette:
     empty: Mapping[str, object] = {}
     doc = cast(Mapping[str, object], tree) if isinstance(tree, dict) else empty
     try:
@@ -207,6 +228,9 @@ def load_cassette(path: Path | str) -> Cassette:
         ) from None
     except OSError as error:
         raise CassetteError(where, f"cannot be read ({error.strerror or error})") from None
+    tree = _json_of_bytes(data)
+    if tree is not None:
+        return _cassette_from_tree(tree, where)
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as error:
