@@ -11,7 +11,18 @@ from pathlib import Path
 
 import pytest
 
-from tooltape.testing.cassette import cassette_to_vcr, load_cassette
+from tooltape.testing.cassette import (
+    Cassette,
+    CassetteHeader,
+    Interaction,
+    JsonBody,
+    RecordedRequest,
+    RecordedResponse,
+    SseBody,
+    SseEvent,
+    cassette_to_vcr,
+    load_cassette,
+)
 from tooltape.testing.cassette._vcrpy_format import SCANNED
 from tooltape.testing.vcr.loaded import vcr_interactions
 
@@ -49,3 +60,29 @@ def test_replay_gets_each_recorded_interaction(path: Path) -> None:
         length = response["headers"].get("content-length")
         if length and response["body"]["string"]:
             assert length == [str(len(response["body"]["string"]))]
+
+
+# Synthetic stream: every kind of event block the cassette format keeps.
+_EVENTS = (
+    SseEvent("response.created", {"type": "response.created", "text": "é 😀 \u2028 </x>"}),
+    SseEvent(None, {"no": "event name"}),
+    SseEvent("delta", {"n": 1}, comments=("keep-alive",), id="7", retry="100"),
+    SseEvent("text", "not json\nover two lines", raw_data=True),
+    SseEvent("spaced", {"a": [1, 2]}, json_style="spaced"),
+    SseEvent("ping", None),
+    SseEvent("lone", {"half": "\ud83d"}),
+    SseEvent(None, None, raw=": exact block\r\n\r\n"),
+)
+
+
+@pytest.mark.parametrize("ending", ["\n", "\r\n"], ids=["lf", "crlf"])
+def test_a_stream_replays_as_the_cassette_writes_it(ending: str) -> None:
+    body = SseBody(_EVENTS, line_ending=ending)
+    headers = {"content-type": ("text/event-stream",), "content-length": ("0",)}
+    response = RecordedResponse(200, "OK", headers, body)
+    request = RecordedRequest("POST", "https://api.openai.com/v1/responses", {}, JsonBody({}))
+    cassette = Cassette(CassetteHeader("0.1.0", "live"), (Interaction(request, response),))
+    _, (replayed,) = vcr_interactions(cassette)
+    want = cassette_to_vcr(cassette)["interactions"][0]["response"]  # type: ignore[index]
+    assert replayed["body"]["string"] == want["body"]["string"] == body.to_bytes()
+    assert replayed["headers"]["content-length"] == [str(len(body.to_bytes()))]
