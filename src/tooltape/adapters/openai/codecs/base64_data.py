@@ -7,13 +7,22 @@ import binascii
 import functools
 from urllib.parse import unquote_to_bytes
 
+import pybase64
+
 from tooltape.adapters.openai.codecs.failures import UNKNOWN_PROMPT
 from tooltape.prompt import PromptEvaluationError
 
 
 @functools.lru_cache(maxsize=8)
 def _decoded(data: str) -> bytes:
-    return base64.b64decode(data, validate=True)
+    # pybase64 decodes a 180 KiB image some fifty times faster than the
+    # standard library, which took longer than the SDK's whole parse of the
+    # response. It is stricter (it refuses padding past the last block): what
+    # it refuses, the standard library decides, and its message says why.
+    try:
+        return pybase64.b64decode(data, validate=True)
+    except (binascii.Error, ValueError):
+        return base64.b64decode(data, validate=True)
 
 
 def clear_decoded() -> None:
