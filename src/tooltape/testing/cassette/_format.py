@@ -190,7 +190,7 @@ def _json_of_bytes(data: bytes) -> object | None:
 
 def _cassette_from_tree(tree: object, where: Path) -> Cassette:
     empty: Mapping[str, object] = {}
-    doc = cast(Mapping[str, object], tree) if isinstance(tree, dict) else empty
+    doc = cast("Mapping[str, object]", tree) if isinstance(tree, dict) else empty
     try:
         if "tooltape" in doc:
             return cassette_from_document(doc)

@@ -62,7 +62,7 @@ def _at(where: str, key: str | int | None) -> str:
 def expect_map(value: object, where: str, key: str | int | None = None) -> Mapping[str, object]:
     """``value`` (found at ``where``/``key``) as a mapping, or a :class:`StructureError`."""
     if isinstance(value, (dict, Mapping)):  # dict first: the fast check
-        return cast(Mapping[str, object], value)
+        return cast("Mapping[str, object]", value)
     raise StructureError(_at(where, key), f"expected an object, got {describe(value)}")
 
 
@@ -70,7 +70,7 @@ def expect_list(value: object, where: str, key: str | int | None = None) -> list
     """``value`` (found at ``where``/``key``) as a list, or a :class:`StructureError`."""
     if not isinstance(value, list):
         raise StructureError(_at(where, key), f"expected a list, got {describe(value)}")
-    return cast(list[object], value)
+    return cast("list[object]", value)
 
 
 def expect_str(value: object, where: str, key: str | int | None = None) -> str:
