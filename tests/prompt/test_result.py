@@ -12,6 +12,7 @@ import typing
 from dataclasses import dataclass, field
 from typing import Any
 
+import pydantic
 import pytest
 
 from tooltape import ToolResult
@@ -143,3 +144,47 @@ def test_subscripted_types_can_be_used_in_unions_evaluated_at_run_time() -> None
     hints = typing.get_type_hints(maybe_link)
     assert typing.get_args(hints["return"]) == (ToolResult[Link], type(None))
     assert typing.get_args(str | ToolResult[Link]) == (str, ToolResult[Link])
+
+
+@dataclass
+class Counted:
+    """A dataclass with a class variable, a slot-less mutable field and a later-set field."""
+
+    kind: typing.ClassVar[str] = "counted"
+    name: str
+    tags: list[str] = field(default_factory=lambda: ["a"])
+    total: int = field(init=False, default=0)
+
+
+@dataclass(slots=True)
+class Slotted:
+    point: tuple[int, int]
+    note: object = None
+
+
+@pydantic.dataclasses.dataclass
+class Aliased:
+    """A pydantic dataclass writes itself with its own serializer (aliases included)."""
+
+    name: str = pydantic.Field(serialization_alias="Name")
+
+
+class Opaque:
+    def __repr__(self) -> str:
+        return "<opaque>"
+
+
+@pytest.mark.parametrize(
+    ("value", "text"),
+    [
+        (Counted("c"), '{"name":"c","tags":["a"],"total":0}'),
+        (Slotted((1, 2)), '{"point":[1,2]}'),
+        (Slotted((1, 2), Opaque()), '{"point":[1,2],"note":"<opaque>"}'),
+        (Slotted((0, 0), Link("u", "t")), '{"point":[0,0],"note":{"url":"u","title":"t"}}'),
+        (Aliased("x"), '{"Name":"x"}'),
+        (Link("\ud83d"), '{"url":"\\ud83d"}'),  # a lone surrogate, as the escape it came as
+    ],
+    ids=["class-var-and-init-false", "slots", "unknown-type", "nested", "pydantic", "surrogate"],
+)
+def test_render_of_dataclasses_is_the_json_of_their_fields(value: object, text: str) -> None:
+    assert ToolResult.ok(value).render() == text

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 from typing import Any, Generic, Protocol, TypeVar, cast, runtime_checkable
 
@@ -31,8 +32,19 @@ def _without_none(data: object) -> object:
     return data
 
 
-_RENDERING_CLASSES: dict[type, bool] = {}
-"""Whether a class provides ``render`` (``abc`` caches it too, but asking costs ~1 us)."""
+_CLASSES: dict[type, tuple[bool, tuple[str, ...] | None]] = {}
+"""Per class: whether it provides ``render``, and a plain dataclass's field names."""
+
+
+def _class_facts(cls: type) -> tuple[bool, tuple[str, ...] | None]:
+    renders = issubclass(cls, ToolRenderableResult)
+    names = None
+    # A pydantic dataclass has a serializer of its own (aliases, field
+    # serializers): only a standard one is read field by field here.
+    if dataclasses.is_dataclass(cls) and not hasattr(cls, "__pydantic_serializer__"):
+        names = tuple(f.name for f in dataclasses.fields(cls))
+    facts = _CLASSES[cls] = (renders, names)
+    return facts
 
 
 def render_value(value: object) -> str:
@@ -50,15 +62,21 @@ def render_value(value: object) -> str:
     # provides ``render`` (asked once per class), or the instance has a
     # ``render`` attribute that is not ``None``.
     cls = value.__class__
-    known = _RENDERING_CLASSES.get(cls)
-    if known is None:
-        known = _RENDERING_CLASSES[cls] = issubclass(cls, ToolRenderableResult)
-    if known or getattr(value, "render", None) is not None:
+    renders, names = _CLASSES.get(cls) or _class_facts(cls)
+    if renders or getattr(value, "render", None) is not None:
         return cast("ToolRenderableResult", value).render()
     if isinstance(value, str):
         return value
+    # pydantic writes a dataclass as the mapping of its fields; given that
+    # mapping (its values untouched) it writes the same text in a third of the time.
+    encoded = value
+    if names is not None:
+        try:
+            encoded = {name: getattr(value, name) for name in names}
+        except AttributeError:  # a field never set: pydantic says what it makes of it
+            encoded = value
     try:
-        text = to_json(value, fallback=repr).decode()
+        text = to_json(encoded, fallback=repr).decode()
     except UNENCODABLE:
         text = json_text(value, fallback=repr)
     if "null" not in text:  # nothing to drop: the common case, at a third of the cost
