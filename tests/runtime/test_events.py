@@ -71,6 +71,26 @@ def test_a_failing_subscriber_does_not_stop_the_others(caplog: pytest.LogCapture
     assert records[0].exc_info[1] is failure.error
 
 
+def test_notify_delivers_and_keeps_failures_as_publish_does(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    bus = InProcessEventBus()
+    seen: list[object] = []
+
+    def failing(event: ToolInvoked) -> None:
+        raise Boom("subscriber broke")
+
+    bus.subscribe(ToolInvoked, failing)
+    bus.subscribe(ToolInvoked, seen.append)
+    event = invoked()
+    with caplog.at_level(logging.ERROR, logger="tooltape.events"):
+        bus.notify(event)
+    assert seen == [event]
+    [failure] = bus.failures
+    assert (failure.event, failure.handler) == (event, failing)
+    assert [r.exc_info[1] for r in caplog.records if r.exc_info] == [failure.error]
+
+
 def test_failures_accumulate_across_publishes_and_a_clean_publish_is_ok() -> None:
     bus = InProcessEventBus()
     fail_next = [True, False, True]

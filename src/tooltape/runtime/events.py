@@ -129,18 +129,19 @@ class InProcessEventBus:
 
     def publish(self, event: object) -> PublishResult:
         """Deliver ``event`` to every matching handler, in subscription order."""
-        handled, failures = self._deliver(event)
-        return _publish_result(event, handled, failures)
+        handlers = self._handlers_for(event)
+        failures = self._call(handlers, event)
+        return _publish_result(event, len(handlers), failures or ())
 
     def notify(self, event: object) -> None:
         """``publish`` for a caller with no use for the ``PublishResult``.
 
-        Failures are logged and kept in ``failures`` just the same; only the
-        result, one more object per event, is not built.
+        Failures are logged and kept in ``failures`` just the same; nothing is
+        built for the caller (nothing at all when every handler succeeds).
         """
-        self._deliver(event)
+        self._call(self._handlers_for(event), event)
 
-    def _deliver(self, event: object) -> tuple[int, tuple[SubscriberFailure, ...]]:
+    def _handlers_for(self, event: object) -> tuple[Callable[[Any], None], ...]:
         routes = self._routes  # a subscription made meanwhile replaces the dict
         handlers = routes.get(event.__class__)
         if handlers is None:
@@ -150,6 +151,11 @@ class InProcessEventBus:
             # so with one subscribed the answer holds for this event only.
             if not any(getattr(t, "_is_protocol", False) for t, _ in subscribed):
                 routes[event.__class__] = handlers
+        return handlers
+
+    def _call(
+        self, handlers: tuple[Callable[[Any], None], ...], event: object
+    ) -> tuple[SubscriberFailure, ...] | None:
         failures: list[SubscriberFailure] | None = None
         for handler in handlers:
             try:
@@ -159,6 +165,6 @@ class InProcessEventBus:
                 failures.append(SubscriberFailure(event, handler, exc))
                 logger.exception("Subscriber %r failed on %s", handler, type(event).__name__)
         if failures is None:
-            return len(handlers), ()
+            return None
         self.failures.extend(failures)
-        return len(handlers), tuple(failures)
+        return tuple(failures)

@@ -6,6 +6,7 @@ import logging
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from functools import partial
 from typing import Any, cast
 
 from pydantic_core import from_json
@@ -177,16 +178,12 @@ class ToolExecutor:
                 chain = self._chain
                 try:
                     if chain is None:  # no hooks: nothing to give a ToolHookContext to
-                        result = self._run_handler(tool, args, captured)
+                        result = self._run_handler(tool, captured, args)
                     else:
-
-                        def original(a: ToolArgs) -> ToolResult[Any]:
-                            return self._run_handler(tool, a, captured)
-
                         ctx = _hook_context(
                             tool.name,
                             source,
-                            original,
+                            partial(self._run_handler, tool, captured),
                             self.prompt.name,
                             tool.server_name,
                             call.call_id,
@@ -270,7 +267,7 @@ class ToolExecutor:
             return _failed(ctx.tool_name, exc)
 
     def _run_handler(
-        self, tool: Tool[Any, Any], args: ToolArgs, captured: list[object]
+        self, tool: Tool[Any, Any], captured: list[object], args: ToolArgs
     ) -> ToolResult[Any]:
         if self.deadline is not None and datetime.now(UTC) >= self.deadline:
             return ToolResult.error(

@@ -86,6 +86,14 @@ def _checked(hook: ToolHook, result: object) -> ToolResult[Any]:
 
 
 def _around(hook: ToolHook, inner: HookChain) -> HookChain:
+    if inner is _original:  # the innermost hook: its call_next is the original itself
+
+        def innermost(ctx: ToolHookContext, args: ToolArgs) -> ToolResult[Any]:
+            result = hook(ctx, args, ctx.original_tool_func)
+            return result if isinstance(result, ToolResult) else _checked(hook, result)
+
+        return innermost
+
     def step(ctx: ToolHookContext, args: ToolArgs) -> ToolResult[Any]:
         result = hook(ctx, args, partial(inner, ctx))
         return result if isinstance(result, ToolResult) else _checked(hook, result)
