@@ -1,6 +1,6 @@
 """Cassette load on the replay path: the plugin's persister vs vcrpy's own persister.
 
-What is compared, per round, over the same 8 real recordings
+What is compared, per round, over the same real recordings
 (``cassettes/imported/*.json``):
 
 - tooltape: what replay really runs to load a cassette,
