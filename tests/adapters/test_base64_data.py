@@ -1,8 +1,9 @@
 """``decode_base64``: what the standard library accepts, decoded alike; the rest refused.
 
-Rules: every payload the standard library's strict decoder accepts decodes
-to the same bytes (padding past the last block included); one it refuses is
-a parse error naming where the payload was and the standard library's reason.
+With or without the optional pybase64. Rules: every payload the standard
+library's strict decoder accepts decodes to the same bytes (padding past the
+last block included); one it refuses is a parse error naming where the
+payload was and the standard library's reason.
 """
 
 import base64
@@ -11,8 +12,18 @@ import os
 
 import pytest
 
+from tooltape.adapters.openai.codecs import base64_data
 from tooltape.adapters.openai.codecs.base64_data import clear_decoded, decode_base64
 from tooltape.prompt import PromptEvaluationError
+
+
+@pytest.fixture(autouse=True, params=["pybase64", "standard library"])
+def decoder(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every rule holds with the optional fast decoder (``tooltape[fast]``) and without it."""
+    if request.param == "pybase64":
+        assert base64_data._FAST_DECODE is not None, "the dev extra installs tooltape[fast]"  # pyright: ignore[reportPrivateUsage]
+    else:
+        monkeypatch.setattr(base64_data, "_FAST_DECODE", None)
 
 
 @pytest.mark.parametrize("size", [0, 1, 2, 3, 57, 4096, 190_000])

@@ -5,12 +5,24 @@ from __future__ import annotations
 import base64
 import binascii
 import functools
+from collections.abc import Callable
 from urllib.parse import unquote_to_bytes
-
-import pybase64
 
 from tooltape.adapters.openai.codecs.failures import UNKNOWN_PROMPT
 from tooltape.prompt import PromptEvaluationError
+
+
+def _fast_decoder() -> Callable[..., bytes] | None:
+    """pybase64's decoder when it is installed (``pip install tooltape[fast]``)."""
+    try:
+        import pybase64  # pyright: ignore[reportMissingImports]
+    except ImportError:
+        return None
+    decoder: Callable[..., bytes] = pybase64.b64decode  # pyright: ignore[reportUnknownMemberType]
+    return decoder
+
+
+_FAST_DECODE = _fast_decoder()
 
 
 @functools.lru_cache(maxsize=8)
@@ -19,10 +31,12 @@ def _decoded(data: str) -> bytes:
     # standard library, which took longer than the SDK's whole parse of the
     # response. It is stricter (it refuses padding past the last block): what
     # it refuses, the standard library decides, and its message says why.
-    try:
-        return pybase64.b64decode(data, validate=True)
-    except (binascii.Error, ValueError):
-        return base64.b64decode(data, validate=True)
+    if _FAST_DECODE is not None:
+        try:
+            return _FAST_DECODE(data, validate=True)
+        except (binascii.Error, ValueError):
+            pass
+    return base64.b64decode(data, validate=True)
 
 
 def clear_decoded() -> None:
