@@ -4,7 +4,7 @@ What is compared, per round, over the same real recordings
 (``cassettes/imported/*.json``):
 
 - tooltape: what replay really runs to load a cassette,
-  ``tooltape.testing.plugin._PluginPersister.load_cassette(path, serializer)``
+  ``tooltape.testing.run_persister.RunPersister.load_cassette(path, serializer)``
   (read the tooltape JSON file, then hand vcrpy its ``(requests, responses)``).
 - baseline "vcrpy yaml": ``vcr.persisters.filesystem.FilesystemPersister.load_cassette``
   with vcrpy's default serializer (``yamlserializer``), on YAML files that

@@ -17,8 +17,9 @@ from vcr.persisters.filesystem import FilesystemPersister
 from vcr.request import Request
 from vcr.serializers import yamlserializer
 
-from tooltape.testing import plugin
 from tooltape.testing.cassette import scrub_policy
+from tooltape.testing.cassette_run import CassetteRun
+from tooltape.testing.run_persister import RunPersister
 from tooltape.testing.vcr import TooltapeSerializer
 
 Pair = tuple[dict[str, Any], dict[str, Any]]
@@ -65,12 +66,12 @@ def write_vcrpy(path: Path, pairs: list[Pair], serializer: object = yamlserializ
 
 def replay_persister() -> Any:
     """The persister the tooltape plugin registers for a replaying test."""
-    state = plugin._TestState(  # pyright: ignore[reportPrivateUsage]
+    state = CassetteRun(
         nodeid="tests/test_bench.py::test_bench",
         module=PurePosixPath("tests/test_bench"),
         record_mode="none",
     )
-    return plugin._PluginPersister(state, (), scrub_policy())  # pyright: ignore[reportPrivateUsage]
+    return RunPersister(state, (), scrub_policy())
 
 
 def loaded(path: Path, serializer: object = yamlserializer) -> list[tuple[object, ...]]:

@@ -46,6 +46,8 @@ from pytest_recording._vcr import CombinedPersister
 
 from tooltape.testing import plugin
 from tooltape.testing.cassette import JsonBody, load_cassette
+from tooltape.testing.cassette_run import CASSETTE_RUN, CassetteRun
+from tooltape.testing.sdk_client import sdk_client
 
 SOURCE = REPO / "cassettes" / "imported" / "model_simple_response_with_tool_call.json"
 MODEL = "gpt-4o"
@@ -60,7 +62,7 @@ class PytestConfigStandIn:
     def __init__(self, root: Path, state: Any) -> None:
         self.rootpath = root
         self.stash = pytest.Stash()
-        self.stash[plugin._STATE] = state  # pyright: ignore[reportPrivateUsage]
+        self.stash[CASSETTE_RUN] = state
 
     def getini(self, name: str) -> object:
         return {"tooltape_cassette_dir": "", "tooltape_model": "", "tooltape_volatile": []}[name]
@@ -115,7 +117,7 @@ def talk(client: openai.OpenAI, size: int) -> list[str]:
 
 
 def replay_client() -> openai.OpenAI:
-    return plugin._openai_client(plugin.REPLAY_API_KEY)  # pyright: ignore[reportPrivateUsage]
+    return sdk_client(plugin.REPLAY_API_KEY)
 
 
 class Sides:
@@ -132,7 +134,7 @@ class Sides:
         write_vcrpy(self.yaml_path, pairs)
 
     def ours(self) -> list[str]:
-        state = plugin._TestState(  # pyright: ignore[reportPrivateUsage]
+        state = CassetteRun(
             nodeid=f"{self.module}.py::test_long",
             module=plugin.cassette_folder_of(f"{self.module}.py"),
             record_mode="none",

@@ -55,12 +55,6 @@ from tooltape.testing.vcr.recorder import configure_vcr
 
 __all__ = ["REPLAY_API_KEY", "cassette_folder_of", "provider_faults", "wire_snapshot"]
 
-# The names benchmarks/ drives the plugin's replay path through.
-_TestState = CassetteRun
-_STATE = CASSETTE_RUN
-_PluginPersister = RunPersister
-_openai_client = sdk_client
-
 _SETTINGS = pytest.StashKey[ProjectSettings]()
 
 
