@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 REPO = Path(__file__).resolve().parents[2]
-# Real recordings of the live API, copied verbatim from a public project (see PROVENANCE.md).
+# Real recordings of the live API from a public project, header secrets redacted (PROVENANCE.md).
 REAL = Path(__file__).resolve().parents[1] / "data" / "real-cassettes" / "openai-responses"
 REAL_FILES = sorted(REAL.glob("*.yaml"))
 

@@ -39,7 +39,7 @@ from tooltape.testing.cassette import (
     save_cassette,
 )
 
-# Real recordings of the live API, copied verbatim from a public project (see PROVENANCE.md).
+# Real recordings of the live API from a public project, header secrets redacted (PROVENANCE.md).
 REAL = Path(__file__).resolve().parents[1] / "data" / "real-cassettes" / "openai-responses"
 REAL_FILES = sorted(REAL.glob("*.yaml"))
 

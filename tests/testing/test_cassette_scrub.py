@@ -207,7 +207,7 @@ def test_keys_in_urls_are_redacted() -> None:
         ("Authorization: Bearer eyJhbGciOiJIUzI1NiJ9xyz", "Authorization: Bearer REDACTED"),
         ("bearer abcdefghijklmnop0123", "bearer REDACTED"),
         (
-            "__cf_bm=g29aPgrRIxmp3X5o6PZW9E8aKljsJ3_YKN58sMhqjnI-17613; _cfuvid=kiKLNQ6S_H; a=b",
+            "__cf_bm=SYNTHETICcookieValue0000000000-17613; _cfuvid=SYNTHETIC_x; a=b",
             "__cf_bm=REDACTED; _cfuvid=REDACTED; a=b",
         ),
         (f"gh: {GITHUB_TOKEN}", "gh: REDACTED"),

@@ -27,7 +27,7 @@ from tooltape.testing.cassette import (
 )
 from tooltape.testing.recorded.answers import read_answers
 
-# Real recordings of the live API, copied verbatim from a public project (see PROVENANCE.md).
+# Real recordings of the live API from a public project, header secrets redacted (PROVENANCE.md).
 REAL = Path(__file__).resolve().parents[1] / "data" / "real-cassettes" / "openai-responses"
 STREAM = REAL / "model_web_search_tool_stream.yaml"
 

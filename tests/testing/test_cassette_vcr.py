@@ -39,7 +39,7 @@ from tooltape.testing.vcr import (
     use_cassette_safely,
 )
 
-# Real recordings of the live API, copied verbatim from a public project (see PROVENANCE.md).
+# Real recordings of the live API from a public project, header secrets redacted (PROVENANCE.md).
 REAL = Path(__file__).resolve().parents[1] / "data" / "real-cassettes" / "openai-responses"
 
 API_KEY = "sk-proj-" + "q1W2e3R4t5Y6u7I8o9P0a1S2d3F4g5H6" * 2
