@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Literal, TypeAlias
+from typing import Literal, TypeAlias, get_args
 
 from tooltape.prompt import HostedTool
 from tooltape.prompt.section import EnabledPredicate
@@ -27,16 +27,7 @@ McpConnector = Literal[
     "connector_outlookemail",
     "connector_sharepoint",
 ]
-MCP_CONNECTORS: tuple[McpConnector, ...] = (
-    "connector_dropbox",
-    "connector_gmail",
-    "connector_googlecalendar",
-    "connector_googledrive",
-    "connector_microsoftteams",
-    "connector_outlookcalendar",
-    "connector_outlookemail",
-    "connector_sharepoint",
-)
+MCP_CONNECTORS: tuple[McpConnector, ...] = get_args(McpConnector)
 """The service connectors the provider's specification lists for ``connector_id``."""
 
 

@@ -263,25 +263,25 @@ def use_cassette_safely(
     try:
         yield cassette
     except BaseException as error:
-        try:
-            suppressed = context.__exit__(type(error), error, error.__traceback__)
-        except (CassetteError, CassetteWriteError) as failure:
-            _finish(context)
-            raise failure.with_traceback(None) from None
-        except BaseException:
-            _finish(context)
-            raise
-        if not suppressed:
+        if not _exit(context, error):
             raise
     else:
-        try:
-            context.__exit__(None, None, None)
-        except (CassetteError, CassetteWriteError) as failure:
-            _finish(context)
-            raise failure.with_traceback(None) from None
-        except BaseException:
-            _finish(context)
-            raise
+        _exit(context, None)
+
+
+def _exit(context: Any, error: BaseException | None) -> bool:
+    """Leave vcrpy's cassette context (whether it suppressed ``error``); a save that
+    fails still unpatches, and its error is raised without vcrpy's frames."""
+    try:
+        if error is None:
+            return bool(context.__exit__(None, None, None))
+        return bool(context.__exit__(type(error), error, error.__traceback__))
+    except (CassetteError, CassetteWriteError) as failure:
+        _finish(context)
+        raise failure.with_traceback(None) from None
+    except BaseException:
+        _finish(context)
+        raise
 
 
 def _finish(context: object) -> None:
