@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from tooltape import ToolInvoked, ToolResult
-from tooltape.prompt.frozen_build import positional_builder
+from tooltape.prompt.frozen_build import direct_init, positional_builder
 from tooltape.runtime import ToolHookContext
 
 
@@ -91,3 +91,49 @@ class Unslotted:
 def test_a_class_whose_constructor_does_more_is_refused(cls: type) -> None:
     with pytest.raises(TypeError, match=cls.__name__):
         positional_builder(cls)
+
+
+@direct_init
+@dataclasses.dataclass(frozen=True, slots=True)
+class Call:
+    name: str
+    arguments: object
+    call_id: str | None = None
+
+
+def test_direct_init_takes_the_same_parameters_and_builds_the_same_value() -> None:
+    reference = dataclasses.make_dataclass(
+        "Reference",
+        [("name", str), ("arguments", object), ("call_id", "str | None", None)],
+        frozen=True,
+        slots=True,
+    )
+    for args, kwargs in (
+        (("search", "{}"), {}),
+        (("search", "{}", "call_1"), {}),
+        ((), {"name": "search", "arguments": {"q": 1}, "call_id": "call_2"}),
+        (("search",), {"arguments": "{}"}),
+    ):
+        built = Call(*args, **kwargs)
+        expected = reference(*args, **kwargs)
+        assert dataclasses.astuple(built) == dataclasses.astuple(expected)
+    assert Call("a", "{}") == Call("a", "{}", None)
+    assert hash(Call("a", "{}")) == hash(Call("a", "{}"))
+    assert dataclasses.replace(Call("a", "{}"), call_id="c").call_id == "c"
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        Call("a", "{}").name = "b"  # type: ignore[misc]
+
+
+def test_direct_init_refuses_what_the_constructor_would_be_called_wrongly_with() -> None:
+    with pytest.raises(TypeError):
+        Call("only a name")  # type: ignore[call-arg]
+    with pytest.raises(TypeError):
+        Call("a", "{}", "c", "extra")  # type: ignore[call-arg]
+    with pytest.raises(TypeError):
+        Call("a", "{}", nope=1)  # type: ignore[call-arg]
+
+
+@pytest.mark.parametrize("cls", [Point, Mutable, Checked, Derived, Unslotted])
+def test_direct_init_refuses_a_class_it_could_build_wrongly(cls: type) -> None:
+    with pytest.raises(TypeError, match=cls.__name__):
+        direct_init(cls)

@@ -7,6 +7,7 @@ Rules (tool-runtime seed and DESIGN): ``ok`` carries a value and succeeds,
 out of the text sent to the model while the value stays on the result.
 """
 
+import functools
 import json
 import typing
 from dataclasses import dataclass, field
@@ -169,6 +170,31 @@ class Aliased:
     name: str = pydantic.Field(serialization_alias="Name")
 
 
+@dataclass(frozen=True)
+class Cached:
+    """A cached property lands in the instance's ``__dict__``, beside the fields."""
+
+    name: str
+    size: int = 1
+
+    @functools.cached_property
+    def shout(self) -> str:
+        return self.name.upper()
+
+
+def _cached_and_read() -> Cached:
+    value = Cached("c")
+    assert value.shout == "C"
+    return value
+
+
+def _reset_out_of_order() -> Cached:
+    value = Cached("c", 2)
+    object.__delattr__(value, "name")
+    object.__setattr__(value, "name", "d")  # now after ``size`` in ``__dict__``
+    return value
+
+
 class Opaque:
     def __repr__(self) -> str:
         return "<opaque>"
@@ -182,9 +208,20 @@ class Opaque:
         (Slotted((1, 2), Opaque()), '{"point":[1,2],"note":"<opaque>"}'),
         (Slotted((0, 0), Link("u", "t")), '{"point":[0,0],"note":{"url":"u","title":"t"}}'),
         (Aliased("x"), '{"Name":"x"}'),
+        (_cached_and_read(), '{"name":"c","size":1}'),
+        (_reset_out_of_order(), '{"name":"d","size":2}'),
         (Link("\ud83d"), '{"url":"\\ud83d"}'),  # a lone surrogate, as the escape it came as
     ],
-    ids=["class-var-and-init-false", "slots", "unknown-type", "nested", "pydantic", "surrogate"],
+    ids=[
+        "class-var-and-init-false",
+        "slots",
+        "unknown-type",
+        "nested",
+        "pydantic",
+        "cached-property",
+        "field-set-again",
+        "surrogate",
+    ],
 )
 def test_render_of_dataclasses_is_the_json_of_their_fields(value: object, text: str) -> None:
     assert ToolResult.ok(value).render() == text

@@ -32,19 +32,31 @@ def _without_none(data: object) -> object:
     return data
 
 
-_CLASSES: dict[type, tuple[bool, tuple[str, ...] | None]] = {}
-"""Per class: whether it provides ``render``, and a plain dataclass's field names."""
+_CLASSES: dict[type, tuple[bool, tuple[str, ...] | None, bool]] = {}
+"""Per class: whether it provides ``render``, a plain dataclass's field names,
+and whether an instance's ``__dict__`` can stand for those fields."""
 
 
-def _class_facts(cls: type) -> tuple[bool, tuple[str, ...] | None]:
+def _class_facts(cls: type) -> tuple[bool, tuple[str, ...] | None, bool]:
     renders = issubclass(cls, ToolRenderableResult)
     names = None
+    by_dict = False
     # A pydantic dataclass has a serializer of its own (aliases, field
     # serializers): only a standard one is read field by field here.
     if dataclasses.is_dataclass(cls) and not hasattr(cls, "__pydantic_serializer__"):
         names = tuple(f.name for f in dataclasses.fields(cls))
-    facts = _CLASSES[cls] = (renders, names)
+        # ``getattr`` reads the instance's ``__dict__`` unless something on the
+        # class intercepts it: a data descriptor (a slot, a property) or a hook.
+        by_dict = cls.__getattribute__ is object.__getattribute__ and not any(
+            _is_data_descriptor(getattr(cls, name, None)) for name in names
+        )
+    facts = _CLASSES[cls] = (renders, names, by_dict)
     return facts
+
+
+def _is_data_descriptor(attribute: object) -> bool:
+    kind = type(attribute)
+    return hasattr(kind, "__set__") or hasattr(kind, "__delete__")
 
 
 def render_value(value: object) -> str:
@@ -62,7 +74,7 @@ def render_value(value: object) -> str:
     # provides ``render`` (asked once per class), or the instance has a
     # ``render`` attribute that is not ``None``.
     cls = value.__class__
-    renders, names = _CLASSES.get(cls) or _class_facts(cls)
+    renders, names, by_dict = _CLASSES.get(cls) or _class_facts(cls)
     if renders or getattr(value, "render", None) is not None:
         return cast("ToolRenderableResult", value).render()
     if isinstance(value, str):
@@ -71,10 +83,14 @@ def render_value(value: object) -> str:
     # mapping (its values untouched) it writes the same text in a third of the time.
     encoded = value
     if names is not None:
-        try:
-            encoded = {name: getattr(value, name) for name in names}
-        except AttributeError:  # a field never set: pydantic says what it makes of it
-            encoded = value
+        fields = getattr(value, "__dict__", None) if by_dict else None
+        if fields is not None and tuple(fields) == names:  # exactly the fields, in order
+            encoded = fields
+        else:
+            try:
+                encoded = {name: getattr(value, name) for name in names}
+            except AttributeError:  # a field never set: pydantic says what it makes of it
+                encoded = value
     try:
         text = to_json(encoded, fallback=repr).decode()
     except UNENCODABLE:

@@ -69,15 +69,18 @@ class ParamsSchema(Generic[T]):
         try:
             # The executor's arguments are already a fresh dict: no copy of them.
             data = cast("dict[str, Any]", arguments) if type(arguments) is dict else dict(arguments)
-            return cast("T", self.validator.validate_python(data))
+            validated: T = self.validator.validate_python(data)
+            return validated
         except ValidationError as exc:
-            problems = "; ".join(
-                f"{'.'.join(str(p) for p in err['loc']) or '<root>'}: {err['msg']}"
-                for err in exc.errors(include_url=False)
-            )
-            raise ArgumentsError(
-                f"Arguments do not match {self.params_type.__name__}: {problems}."
-            ) from None
+            raise self.mismatch(exc) from None
+
+    def mismatch(self, error: ValidationError) -> ArgumentsError:
+        """The ``ArgumentsError`` for ``validator``'s ``error``: every bad field and why."""
+        problems = "; ".join(
+            f"{'.'.join(str(p) for p in err['loc']) or '<root>'}: {err['msg']}"
+            for err in error.errors(include_url=False)
+        )
+        return ArgumentsError(f"Arguments do not match {self.params_type.__name__}: {problems}.")
 
 
 @functools.lru_cache(maxsize=512)

@@ -9,7 +9,7 @@ from datetime import UTC, datetime
 from functools import partial
 from typing import Any, cast
 
-from pydantic_core import from_json
+from pydantic_core import ValidationError, from_json
 
 from tooltape.prompt import (
     EventBus,
@@ -21,8 +21,8 @@ from tooltape.prompt import (
     ToolContext,
     ToolResult,
 )
-from tooltape.prompt.frozen_build import positional_builder
-from tooltape.prompt.schema import ArgumentsError, to_jsonable
+from tooltape.prompt.frozen_build import direct_init, positional_builder
+from tooltape.prompt.schema import ArgumentsError, ParamsSchema, to_jsonable
 from tooltape.prompt.tool import ToolSource
 from tooltape.runtime.events import InProcessEventBus, ToolInvoked
 from tooltape.runtime.hooks import (
@@ -46,6 +46,7 @@ def _failed(tool_name: str, exc: Exception) -> ToolResult[Any]:
     )
 
 
+@direct_init  # one is built for every call a model makes
 @dataclass(frozen=True, slots=True)
 class ToolCall:
     """A call a model asked for: tool name, JSON arguments (text or parsed), call id."""
@@ -61,7 +62,7 @@ def parse_arguments(arguments: str | Mapping[str, Any]) -> ToolArgs:
     if type(arguments) is not str and isinstance(arguments, Mapping):
         return dict(arguments)
     try:
-        parsed: object = from_json(arguments)
+        parsed: ToolArgs = from_json(arguments)  # checked below: JSON text may hold any value
     except ValueError as exc:
         if not arguments.strip():  # no arguments at all: a tool without parameters
             return {}
@@ -69,12 +70,12 @@ def parse_arguments(arguments: str | Mapping[str, Any]) -> ToolArgs:
             f"Arguments are not valid JSON ({exc}); "
             "send a JSON object matching the tool's parameters schema."
         ) from None
-    if not isinstance(parsed, dict):
+    if type(parsed) is not dict:  # pydantic makes plain dicts
         raise ArgumentsError(
             f"Arguments must be a JSON object, got {type(parsed).__name__}; "
             "send an object matching the tool's parameters schema."
         )
-    return cast("ToolArgs", parsed)
+    return parsed
 
 
 # One of each per call: built without their frozen ``__init__`` (see frozen_build).
@@ -125,7 +126,7 @@ class ToolExecutor:
         self.provider = provider
         self.deadline = deadline
         self._tools = {tool.name: tool for tool in rendered.tools}
-        self._validators: dict[str, Callable[[ToolArgs], object]] = {}
+        self._schemas: dict[str, ParamsSchema[Any]] = {}
         self.invocations: list[ToolInvoked] = []
 
     def __setattr__(self, name: str, value: object) -> None:
@@ -280,13 +281,15 @@ class ToolExecutor:
                 f"Tool {tool.name!r} has no local handler (it is executed by the provider); "
                 "do not call it as a function."
             )
-        validate = self._validators.get(tool.name)
-        if validate is None:
-            validate = self._validators[tool.name] = tool.schema.validate
+        schema = self._schemas.get(tool.name)
+        if schema is None:
+            schema = self._schemas[tool.name] = tool.schema
         try:
-            params = validate(args)
-        except ArgumentsError as exc:
-            return ToolResult.error(f"Tool {tool.name!r}: {exc} Fix the arguments and retry.")
+            # The validator itself: ``schema.validate`` is this plus a frame and a copy.
+            params = schema.validator.validate_python(args if type(args) is dict else dict(args))
+        except ValidationError as exc:
+            problem = schema.mismatch(exc)
+            return ToolResult.error(f"Tool {tool.name!r}: {problem} Fix the arguments and retry.")
         captured.append(params)
         # A new ToolContext for each handler call, never one shared between calls.
         context = _tool_context(*(self._context_args or self._context_fields()))
