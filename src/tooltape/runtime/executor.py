@@ -285,11 +285,17 @@ class ToolExecutor:
         if schema is None:
             schema = self._schemas[tool.name] = tool.schema
         try:
-            # The validator itself: ``schema.validate`` is this plus a frame and a copy.
-            params = schema.validator.validate_python(args if type(args) is dict else dict(args))
+            if type(schema) is ParamsSchema:
+                # The validator itself: ``validate`` is this plus a frame and a copy.
+                data = args if type(args) is dict else dict(args)
+                params = schema.validator.validate_python(data)
+            else:  # a schema of its own (an MCP tool's JSON Schema) validates its own way
+                params = schema.validate(args)
         except ValidationError as exc:
             problem = schema.mismatch(exc)
             return ToolResult.error(f"Tool {tool.name!r}: {problem} Fix the arguments and retry.")
+        except ArgumentsError as exc:
+            return ToolResult.error(f"Tool {tool.name!r}: {exc} Fix the arguments and retry.")
         captured.append(params)
         # A new ToolContext for each handler call, never one shared between calls.
         context = _tool_context(*(self._context_args or self._context_fields()))
