@@ -6,6 +6,11 @@ What is compared, per round, over the same real recordings
 - tooltape: what replay really runs to load a cassette,
   ``tooltape.testing.run_persister.RunPersister.load_cassette(path, serializer)``
   (read the tooltape JSON file, then hand vcrpy its ``(requests, responses)``).
+  Each response's body bytes, and the ``content-length`` that depends on
+  them, are written when vcrpy first reads the response: when the test plays
+  it (or a re-recording saves it), not as the cassette loads
+  (``tooltape.testing.vcr.deferred``). That cost is in the replay rows
+  (``bench_replay.py``, ``bench_conversation.py``), which play every response.
 - baseline "vcrpy yaml": ``vcr.persisters.filesystem.FilesystemPersister.load_cassette``
   with vcrpy's default serializer (``yamlserializer``), on YAML files that
   vcrpy itself wrote (``FilesystemPersister.save_cassette``) from the very
@@ -17,8 +22,9 @@ What is compared, per round, over the same real recordings
 Why it is fair: every side reads one file per cassette from disk and returns
 what vcrpy's ``Cassette`` loads, ``(requests, responses)``. ``check`` proves
 it before timing: for every cassette, each baseline returns requests equal to
-the tooltape side's (method, URI, body bytes, headers) and equal response
-dicts.
+the tooltape side's (method, URI, body bytes, headers) and response dicts
+equal to the tooltape side's once those are written (``check`` writes them,
+as playing them would).
 
 Targets: tooltape at most 0.20x vcrpy's YAML, and at most 1.0x vcrpy's JSON.
 """
@@ -100,8 +106,11 @@ def _request_view(request: Any) -> tuple[object, ...]:
 def check(inputs: Inputs) -> None:
     """Raise ``AssertionError`` unless every side loads the same interactions."""
     for index, path in enumerate(inputs.cassettes):
-        requests, responses = ours_load(path)
+        requests, loaded = ours_load(path)
         assert requests, path.name
+        # Write every response now, as playing it would (``dict`` reads each one).
+        responses = [dict(response) for response in loaded]
+        assert all(isinstance(r["body"]["string"], bytes) for r in responses), path.name
         for label, file, serializer in (
             ("yaml", inputs.yaml[index], yamlserializer),
             ("json", inputs.json[index], jsonserializer),

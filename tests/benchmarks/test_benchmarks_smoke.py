@@ -18,6 +18,8 @@ from types import ModuleType
 
 import pydantic
 import pytest
+from vcr.persisters.filesystem import FilesystemPersister
+from vcr.serializers import jsonserializer
 
 BENCHMARKS_DIR = Path(__file__).resolve().parents[2] / "benchmarks"
 MODULES = (
@@ -59,6 +61,22 @@ def test_cassette_load_check_catches_different_inputs(
     swapped = dataclasses.replace(inputs, yaml=(yaml_b, yaml_a, *rest))
     with pytest.raises(AssertionError, match="different requests"):
         module.check(swapped)
+
+
+def test_cassette_load_check_compares_the_written_responses(
+    bench: dict[str, ModuleType], tmp_path: Path
+) -> None:
+    module = bench["bench_cassette_load"]
+    inputs = module.prepare(tmp_path)
+    path = inputs.json[0]
+    requests, responses = module.vcrpy_load(path, jsonserializer)
+    # the baseline now holds a content-length the tooltape side never writes
+    responses[0]["headers"]["content-length"] = ["1"]
+    FilesystemPersister.save_cassette(
+        str(path), {"requests": requests, "responses": responses}, serializer=jsonserializer
+    )
+    with pytest.raises(AssertionError, match="different responses"):
+        module.check(inputs)
 
 
 def test_replay_runs_every_project(bench: dict[str, ModuleType]) -> None:

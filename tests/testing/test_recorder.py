@@ -5,6 +5,8 @@ The provider is a real HTTP server on loopback; its replies are synthetic.
 
 from __future__ import annotations
 
+import gzip
+import json
 from pathlib import Path
 from typing import Any
 
@@ -173,3 +175,32 @@ def test_the_default_serializer_tells_a_loopback_recording_from_a_live_one(
         }
     )
     assert live.header.source == "live"
+
+
+@pytest.mark.parametrize(
+    "sent",
+    [gzip.compress(json.dumps(REPLY).encode()), json.dumps(REPLY).encode()],
+    ids=["gzip", "labelled gzip, sent plain"],
+)
+def test_a_compressed_reply_is_recorded_decoded_as_vcrpy_decodes_it(
+    tmp_path: Path, sent: bytes
+) -> None:
+    path = tmp_path / "compressed.json"
+    reply = LoopbackReply(200, sent, "application/json", {"content-encoding": "gzip"})
+    with LoopbackProvider([reply]) as provider:
+        recorder = configure_vcr(vcr.VCR(record_mode="once"))
+        with recorder.use_cassette(str(path)), httpx2.Client() as client:
+            try:
+                response = client.post(f"{provider.base_url}/responses", json={"input": "hi"})
+            except httpx2.DecodingError:
+                assert sent[:1] == b"{"  # the client refuses it; vcrpy records it all the same
+            else:
+                assert response.json() == REPLY
+        base_url = provider.base_url
+    (interaction,) = load_cassette(path).interactions
+    assert "content-encoding" not in interaction.response.headers
+    assert interaction.response.body == JsonBody(REPLY)
+    with configure_vcr(vcr.VCR(record_mode="none")).use_cassette(str(path)):
+        replayed = _post(base_url, {"input": "hi"})
+    assert replayed.json() == REPLY
+    assert replayed.headers["content-length"] == str(len(replayed.content))

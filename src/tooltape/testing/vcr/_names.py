@@ -71,3 +71,8 @@ requests_match = cast(Callable[[Any, Any, Sequence[Any]], bool], _matchers_modul
 
 vcr_method_matcher = cast(Callable[[Any, Any], None], _matchers_module.method)
 """``vcr.matchers.method``: vcrpy's own method matcher."""
+
+_filters_module = importlib.import_module("vcr.filters")
+
+decode_response = cast(Callable[[dict[str, Any]], dict[str, Any]], _filters_module.decode_response)
+"""``vcr.filters.decode_response``: vcrpy's ``decode_compressed_response`` step."""

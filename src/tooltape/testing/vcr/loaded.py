@@ -8,19 +8,30 @@ real responses, and always the same JSON values: only the spelling of some
 floats may differ, ``1e-7`` for ``1e-07``).
 ``content-length`` always matches the bytes replayed, and the responses of a
 cassette read from tooltape JSON are marked ``SCANNED`` as ``cassette_to_vcr``
-marks them (they were scrubbed when written).
+marks them (they were scrubbed when written). Those responses are written
+only when something reads them (:class:`~tooltape.testing.vcr.deferred.DeferredResponse`):
+a test pays for the bodies it plays, not for every body of its cassette.
 """
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Any
 
 from pydantic_core import PydanticSerializationError, to_json
 
 from tooltape.testing.cassette import Body, Cassette, JsonBody
-from tooltape.testing.cassette._model import Headers, SseBody, SseEvent, utf8, wire_headers
+from tooltape.testing.cassette._model import (
+    Headers,
+    RecordedResponse,
+    SseBody,
+    SseEvent,
+    utf8,
+    wire_headers,
+)
 from tooltape.testing.cassette._vcrpy_format import SCANNED
 from tooltape.testing.vcr._names import VcrRequest, request_from_dict
+from tooltape.testing.vcr.deferred import DeferredResponse
 
 __all__ = ["vcr_interactions"]
 
@@ -75,8 +86,24 @@ def _listed(headers: Headers, body: bytes) -> dict[str, list[str]]:
     return {name: list(values) for name, values in wire_headers(headers, body).items()}
 
 
+def _response_dict(response: RecordedResponse) -> dict[str, Any]:
+    body = _body_bytes(response.body)
+    return {
+        "status": {"code": response.status_code, "message": response.reason},
+        "headers": _listed(response.headers, body),
+        "body": {"string": body},
+    }
+
+
 def vcr_interactions(cassette: Cassette) -> tuple[list[VcrRequest], list[dict[str, Any]]]:
-    """vcrpy's requests and response dicts for every interaction of ``cassette``, in order."""
+    """vcrpy's requests and response dicts for every interaction of ``cassette``, in order.
+
+    A response of a tooltape cassette is a :class:`DeferredResponse`, written
+    when first read. One of a vcrpy cassette is written now: the recording
+    hook reads it as vcrpy loads it (to scrub it); so is one that still has a
+    ``content-encoding`` (tooltape could not decode it), which vcrpy's
+    decoding step reads.
+    """
     requests: list[VcrRequest] = []
     responses: list[dict[str, Any]] = []
     scanned = cassette.format == "tooltape"
@@ -93,12 +120,10 @@ def vcr_interactions(cassette: Cassette) -> tuple[list[VcrRequest], list[dict[st
                 }
             )
         )
-        body = _body_bytes(response.body)
-        loaded: dict[str, Any] = {
-            "status": {"code": response.status_code, "message": response.reason},
-            "headers": _listed(response.headers, body),
-            "body": {"string": body},
-        }
+        if scanned and "content-encoding" not in response.headers:
+            responses.append(DeferredResponse(partial(_response_dict, response)))
+            continue
+        loaded = _response_dict(response)
         if scanned:
             loaded[SCANNED] = True
         responses.append(loaded)

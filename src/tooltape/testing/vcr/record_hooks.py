@@ -4,7 +4,8 @@ vcrpy calls them on every interaction before it keeps it (and on every
 request it matches), so what a cassette holds has already lost its
 credentials and its compression. :class:`ScrubHooks` binds them to a
 project's :class:`~tooltape.testing.cassette.ScrubPolicy`; the module-level
-functions use tooltape's own rules.
+functions use tooltape's own rules. :func:`decode_compressed_response` is
+vcrpy's own decoding step, run before them.
 """
 
 from __future__ import annotations
@@ -29,9 +30,15 @@ from tooltape.testing.cassette._vcrpy_format import (
     response_from_vcr,
     response_to_vcr,
 )
-from tooltape.testing.vcr._names import VcrRequest, make_request
+from tooltape.testing.vcr._names import VcrRequest, decode_response, make_request
+from tooltape.testing.vcr.deferred import DeferredResponse
 
-__all__ = ["ScrubHooks", "before_record_request", "before_record_response"]
+__all__ = [
+    "ScrubHooks",
+    "before_record_request",
+    "before_record_response",
+    "decode_compressed_response",
+]
 
 VcrResponse = dict[str, Any]
 """vcrpy's response dict: ``{"status": {...}, "headers": {...}, "body": {"string": b}}``."""
@@ -166,3 +173,17 @@ def before_record_request(request: VcrRequest) -> VcrRequest:
 def before_record_response(response: VcrResponse) -> VcrResponse:
     """vcrpy ``before_record_response`` hook with tooltape's own rules (see :class:`ScrubHooks`)."""
     return _DEFAULT_HOOKS.before_record_response(response)
+
+
+def decode_compressed_response(response: VcrResponse) -> VcrResponse:
+    """vcrpy's ``decode_compressed_response`` step, as a ``before_record_response`` hook.
+
+    The same step, except for a response loaded from a tooltape cassette that
+    nothing has read yet (a pending
+    :class:`~tooltape.testing.vcr.deferred.DeferredResponse`): it has no
+    ``content-encoding`` to undo, and reading its headers would write its
+    body as vcrpy loads the cassette, whether the test plays it or not.
+    """
+    if isinstance(response, DeferredResponse) and response.pending:
+        return response
+    return decode_response(response)

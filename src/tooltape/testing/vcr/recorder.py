@@ -21,7 +21,7 @@ from tooltape.testing.settings import ScrubSettings
 from tooltape.testing.vcr.index import index_requests
 from tooltape.testing.vcr.matchers import make_body_matcher, path_matcher
 from tooltape.testing.vcr.persistence import TooltapePersister, TooltapeSerializer
-from tooltape.testing.vcr.record_hooks import ScrubHooks
+from tooltape.testing.vcr.record_hooks import ScrubHooks, decode_compressed_response
 
 SERIALIZER = "tooltape"
 """The name tooltape's serializer is registered under."""
@@ -92,8 +92,10 @@ def configure_vcr(
     )
     recorder.register_persister(persister)
     recorder.before_record_request = hooks.before_record_request
-    recorder.before_record_response = hooks.before_record_response
-    recorder.decode_compressed_response = True
+    # vcrpy's own decoding step runs first, as decode_compressed_response=True
+    # would run it, but lets a response loaded from a tooltape cassette pass unread.
+    recorder.decode_compressed_response = False
+    recorder.before_record_response = (decode_compressed_response, hooks.before_record_response)
     matcher = body_matcher or make_body_matcher(volatile, name="tooltape_body")
     recorder.register_matcher("tooltape_body", matcher)
     recorder.register_matcher("tooltape_path", path_matcher)
