@@ -53,10 +53,10 @@ class RunPersister:
         responses: list[Any] = []
         for index, raw_path in enumerate((cassette_path, *self.extra_paths)):
             path = Path(raw_path)
-            if not path.is_file() and index == 0 and path.with_suffix(".yaml").is_file():
-                path = path.with_suffix(".yaml")
             if not path.is_file():
-                continue
+                if index != 0 or not path.with_suffix(".yaml").is_file():
+                    continue
+                path = path.with_suffix(".yaml")
             cassette = load_cassette(path)
             if index == 0:
                 self.state.source = cassette.header.source

@@ -54,11 +54,6 @@ serialize_with = cast(Callable[[Mapping[str, Any], object], str], _serialize_mod
 
 _errors_module = importlib.import_module("vcr.errors")
 
-request_from_dict = cast(
-    Callable[[Mapping[str, Any]], VcrRequest], _request_module.Request._from_dict
-)
-"""``vcr.request.Request._from_dict``: a request from vcrpy's serialised form."""
-
 CannotOverwriteExistingCassetteException = cast(
     type[Exception], _errors_module.CannotOverwriteExistingCassetteException
 )

@@ -30,7 +30,7 @@ from tooltape.testing.cassette._model import (
     wire_headers,
 )
 from tooltape.testing.cassette._vcrpy_format import SCANNED
-from tooltape.testing.vcr._names import VcrRequest, request_from_dict
+from tooltape.testing.vcr._names import VcrRequest, make_request
 from tooltape.testing.vcr.deferred import DeferredResponse
 
 __all__ = ["vcr_interactions"]
@@ -110,16 +110,9 @@ def vcr_interactions(cassette: Cassette) -> tuple[list[VcrRequest], list[dict[st
     for interaction in cassette.interactions:
         request, response = interaction.request, interaction.response
         body = _body_bytes(request.body)
-        requests.append(
-            request_from_dict(
-                {
-                    "method": request.method,
-                    "uri": request.uri,
-                    "body": body,
-                    "headers": _listed(request.headers, body),
-                }
-            )
-        )
+        # vcrpy keeps one value per request header: the first (its HeadersDict takes [0]).
+        headers = {name: values[0] for name, values in wire_headers(request.headers, body).items()}
+        requests.append(make_request(request.method, request.uri, body, headers))
         if scanned and "content-encoding" not in response.headers:
             responses.append(DeferredResponse(partial(_response_dict, response)))
             continue
