@@ -3,6 +3,9 @@
 Bodies form a small closed set (JSON tree, server-sent events, text, binary,
 empty). Each body knows how to turn itself back into the bytes a client reads
 on replay. Header names are lower-case; every header maps to a tuple of values.
+The values built for every interaction, body and stream event of a cassette
+have a faster ``__init__`` (``direct_init``): replay loads a cassette for
+every test.
 """
 
 from __future__ import annotations
@@ -12,6 +15,8 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Literal, TypeAlias
+
+from tooltape.prompt.frozen_build import direct_init
 
 __all__ = [
     "BinaryBody",
@@ -94,6 +99,7 @@ def styled_json(tree: object, style: str) -> str:
     return json.dumps(tree, separators=separators, ensure_ascii=ascii_only)
 
 
+@direct_init
 @dataclass(frozen=True, slots=True)
 class JsonBody:
     """A JSON document, kept as its parsed tree (key order preserved)."""
@@ -105,6 +111,7 @@ class JsonBody:
         return utf8(compact_json(self.data))
 
 
+@direct_init
 @dataclass(frozen=True, slots=True)
 class SseEvent:
     """One server-sent event block.
@@ -219,6 +226,7 @@ def wire_headers(headers: Headers, body_bytes: bytes) -> dict[str, tuple[str, ..
     return fixed
 
 
+@direct_init
 @dataclass(frozen=True, slots=True)
 class RecordedRequest:
     """A request as the client sent it."""
@@ -234,6 +242,7 @@ class RecordedRequest:
         return values[0] if values else None
 
 
+@direct_init
 @dataclass(frozen=True, slots=True)
 class RecordedResponse:
     """A response as the server answered it."""
@@ -249,6 +258,7 @@ class RecordedResponse:
         return values[0] if values else None
 
 
+@direct_init
 @dataclass(frozen=True, slots=True)
 class Interaction:
     """One request and the response it got."""
