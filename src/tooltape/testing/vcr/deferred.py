@@ -2,9 +2,9 @@
 
 Replay loads every interaction of a cassette before the test runs, and
 vcrpy needs each response as ``{"status", "headers", "body": {"string"}}``:
-the body as bytes, ``content-length`` matching them. Writing a JSON tree or
-an event stream back to bytes was most of what loading cost, for responses
-a test may never play. A response read from a tooltape cassette is handed to
+the body as bytes, ``content-length`` matching them. Writing JSON trees and
+event streams back to bytes was about a quarter of what loading cost, also
+for the responses a test never plays. A response read from a tooltape cassette is handed to
 vcrpy as a :class:`DeferredResponse` instead: written on first read, so the
 bytes are paid for by the responses played (or saved), not by every one
 loaded.
@@ -73,7 +73,7 @@ class DeferredResponse(dict[str, Any]):
         super().update(contents)
         self._write = None
 
-    def _both_written(self, other: object) -> None:
+    def _write_both(self, other: object) -> None:
         # dict's own comparison reads the other side's storage directly.
         self._write_now()
         if isinstance(other, DeferredResponse):
@@ -123,11 +123,11 @@ class DeferredResponse(dict[str, Any]):
         return super().items()
 
     def __eq__(self, other: object) -> bool:
-        self._both_written(other)
+        self._write_both(other)
         return super().__eq__(other)
 
     def __ne__(self, other: object) -> bool:
-        self._both_written(other)
+        self._write_both(other)
         return super().__ne__(other)
 
     def __repr__(self) -> str:
