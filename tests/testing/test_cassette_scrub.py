@@ -29,10 +29,12 @@ from tooltape.testing.cassette import (
     parse_sse,
     scrub_cassette,
     scrub_interaction,
+    scrub_policy,
     scrub_tree,
 )
 from tooltape.testing.cassette._scrub import might_need_scrubbing
-from tooltape.testing.vcr import before_record_request, before_record_response
+from tooltape.testing.settings import ScrubSettings
+from tooltape.testing.vcr import ScrubHooks, before_record_request, before_record_response
 
 OPENAI_KEY = "sk-proj-" + "Ab3dEf6hIj9kLm2nOp5qRs8tUv1wXy4z" * 2
 GITHUB_TOKEN = "ghp_" + "A1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q7r8"
@@ -408,6 +410,38 @@ def test_before_record_request_hook() -> None:
     assert before_record_request(scrubbed) is scrubbed  # idempotent
     clean = Request("GET", "https://api.example.test/v1/models", b"", {"accept": "*/*"})
     assert before_record_request(clean) is clean
+
+
+def test_the_request_hook_remembers_body_and_uri_checks_by_value_only() -> None:
+    hooks = ScrubHooks()
+    body = json.dumps({"model": "gpt-5", "input": "hi", "pin": "4321"}).encode()
+    uri = "https://api.example.test/v1/responses"
+    first = Request("POST", uri, body, {"accept": "*/*"})
+    assert hooks.before_record_request(first) is first
+    # Equal body and URI in other objects: each clean request is returned as itself...
+    again = Request("POST", uri[:-1] + uri[-1], bytes(bytearray(body)), {"accept": "*/*"})
+    assert hooks.before_record_request(again) is again
+    # ...and what the body and URI do not say is still checked on every request.
+    keyed = Request("POST", uri, bytes(bytearray(body)), {"Authorization": f"Bearer {OPENAI_KEY}"})
+    assert hooks.before_record_request(keyed).headers["authorization"] == "REDACTED"
+    leaked = Request("POST", f"{uri}?key={OPENAI_KEY}", body, {"accept": "*/*"})
+    scrubbed = hooks.before_record_request(leaked)
+    assert OPENAI_KEY not in scrubbed.uri
+    assert hooks.before_record_request(Request("POST", leaked.uri, body, {})).uri == scrubbed.uri
+    # Another policy decides for itself: "pin" is a secret field of this project.
+    project = ScrubHooks(scrub_policy(ScrubSettings(secret_body_fields=("pin",))))
+    fields = json.loads(project.before_record_request(Request("POST", uri, body, {})).body)
+    assert fields["pin"] == "REDACTED"
+
+
+def test_the_request_hook_remembers_a_bounded_number_of_checks() -> None:
+    hooks = ScrubHooks()
+    for index in range(1100):
+        body = json.dumps({"input": f"turn {index}"}).encode()
+        request = Request("POST", f"https://api.example.test/v1/r/{index}", body, {})
+        assert hooks.before_record_request(request) is request
+    assert 0 < len(hooks._verdicts) <= 1024  # pyright: ignore[reportPrivateUsage]
+    assert 0 < len(hooks._uris) <= 1024  # pyright: ignore[reportPrivateUsage]
 
 
 @pytest.mark.parametrize("note", ["nothing secret", f"leaked {OPENAI_KEY}"])

@@ -56,6 +56,16 @@ def _header_values(headers: Mapping[str, object], name: str) -> str:
     return " ".join(str(value) for key, value in headers.items() if key.lower() == name).lower()
 
 
+_REMEMBERED = 1024
+"""Body verdicts and scrubbed URIs a ``ScrubHooks`` keeps (when full, it starts again)."""
+
+
+def _remember(memory: dict[Any, Any], key: object, value: object) -> None:
+    if len(memory) >= _REMEMBERED:
+        memory.clear()  # one step, whatever other threads recording meanwhile do
+    memory[key] = value
+
+
 @dataclass(frozen=True, slots=True)
 class ScrubHooks:
     """The two recording hooks for one scrub policy.
@@ -72,6 +82,11 @@ class ScrubHooks:
     _last: list[tuple[str, str, object, tuple[tuple[str, str], ...], VcrRequest]] = field(
         default_factory=lambda: [], repr=False, compare=False
     )
+    # A replayed request usually has the body and URI of the recorded one the
+    # hook scrubbed as the cassette loaded: what the policy found in them is
+    # remembered by value (both checks depend on nothing else).
+    _verdicts: dict[bytes, bool] = field(default_factory=lambda: {}, repr=False, compare=False)
+    _uris: dict[str, str] = field(default_factory=lambda: {}, repr=False, compare=False)
 
     def _clean_headers(self, headers: Mapping[str, object]) -> bool:
         normalized = normalize_headers(headers)
@@ -112,7 +127,7 @@ class ScrubHooks:
         headers = normalize_headers(request.headers)
         new_body = body_bytes
         # Most bodies hold nothing to redact: literal searches say so without parsing them.
-        if "content-encoding" in headers or might_need_scrubbing(body_bytes, policy):
+        if "content-encoding" in headers or self._might_need_scrubbing(body_bytes):
             recorded = request_from_vcr(
                 {
                     "method": request.method,
@@ -126,7 +141,7 @@ class ScrubHooks:
             if body is not recorded.body or decoded:
                 new_body = body.to_bytes()
             headers = recorded.headers
-        uri = scrub_uri(request.uri, policy)
+        uri = self._scrub_uri(request.uri)
         scrubbed_headers = scrub_headers(headers, policy)
         if uri is request.uri and scrubbed_headers is headers and new_body is body_bytes:
             return request
@@ -134,6 +149,20 @@ class ScrubHooks:
         if "content-length" in new_headers:
             new_headers["content-length"] = str(len(new_body))
         return make_request(request.method, uri, new_body, new_headers)
+
+    def _might_need_scrubbing(self, body: bytes) -> bool:
+        verdict = self._verdicts.get(body)
+        if verdict is None:
+            verdict = might_need_scrubbing(body, self.policy)
+            _remember(self._verdicts, body, verdict)
+        return verdict
+
+    def _scrub_uri(self, uri: str) -> str:
+        scrubbed = self._uris.get(uri)
+        if scrubbed is None:
+            scrubbed = scrub_uri(uri, self.policy)
+            _remember(self._uris, uri, scrubbed)
+        return uri if scrubbed == uri else scrubbed  # an unchanged URI is the request's own
 
     def before_record_response(self, response: VcrResponse) -> VcrResponse:
         """The response decoded and scrubbed (vcrpy ``before_record_response`` hook).
