@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import gzip
 import json
+import zlib
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 import httpx2
@@ -421,6 +423,24 @@ def test_body_matcher_decodes_gzip_and_text_bodies() -> None:
     # a gzip body whose header was dropped is still recognised by its magic bytes
     bare = _request(gzip.compress(json.dumps(RECORDED).encode()), {})
     make_body_matcher()(bare, _request(RECORDED))
+
+
+@pytest.mark.parametrize("spelling", ["content-encoding", "Content-Encoding", "CONTENT-ENCODING"])
+def test_body_matcher_reads_the_encoding_header_in_any_case_from_any_mapping(
+    spelling: str,
+) -> None:
+    # deflate has no magic bytes: only the header says the body is compressed
+    deflated = zlib.compress(json.dumps(RECORDED).encode())
+    plain = _request(json.dumps(RECORDED))
+    make_body_matcher()(_request(deflated, {spelling: "deflate"}), plain)
+
+    # not a vcrpy request: a plain dict of value lists
+    listed = SimpleNamespace(
+        body=deflated, headers={"Content-Type": ["application/json"], spelling: ["deflate", "gzip"]}
+    )
+    make_body_matcher()(listed, plain)
+    with pytest.raises(AssertionError, match="this request's body is not JSON"):
+        make_body_matcher()(_request(deflated, {f"x-{spelling}": "deflate"}), plain)
 
 
 def test_body_matcher_compares_non_json_bodies_byte_for_byte() -> None:

@@ -71,3 +71,8 @@ _filters_module = importlib.import_module("vcr.filters")
 
 decode_response = cast(Callable[[dict[str, Any]], dict[str, Any]], _filters_module.decode_response)
 """``vcr.filters.decode_response``: vcrpy's ``decode_compressed_response`` step."""
+
+_util_module = importlib.import_module("vcr.util")
+
+CaseInsensitiveHeaders = cast(type[Mapping[str, object]], _util_module.CaseInsensitiveDict)
+"""``vcr.util.CaseInsensitiveDict``, the base of a vcrpy request's headers: one key per name."""

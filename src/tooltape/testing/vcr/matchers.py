@@ -26,6 +26,7 @@ from tooltape.testing.matching import (
     format_differences,
     match_key,
 )
+from tooltape.testing.vcr._names import CaseInsensitiveHeaders
 
 __all__ = ["BodyMatcher", "KeyedMatcher", "RequestLike", "make_body_matcher", "path_matcher"]
 
@@ -59,16 +60,27 @@ class KeyedMatcher(Protocol):
     def request_key(self, request: Any) -> Hashable: ...
 
 
+_ABSENT = object()
+
+
+def _header_value(value: object) -> str:
+    if isinstance(value, (list, tuple)):
+        value = cast("Sequence[object]", value)[0] if value else ""
+    return str(value)
+
+
 def _header(request: RequestLike, name: str) -> str:
+    """The first value of the header ``name`` (lower case), ``""`` when there is none."""
     headers: object = request.headers
+    if isinstance(headers, CaseInsensitiveHeaders):  # a vcrpy request's: one key per name
+        value = cast("Mapping[str, object]", headers).get(name, _ABSENT)
+        return "" if value is _ABSENT else _header_value(value)
     if not isinstance(headers, Mapping):
         return ""
     items = cast("Mapping[str, object]", headers).items()
     for key, value in items:
         if key.lower() == name:
-            if isinstance(value, (list, tuple)):
-                value = cast("Sequence[object]", value)[0] if value else ""
-            return str(value)
+            return _header_value(value)
     return ""
 
 
