@@ -78,6 +78,7 @@ def test_a_long_replay_diffs_only_the_request_that_matches(
         answers = [_post(client, _turn(i)) for i in range(turns)]
     assert answers == [f"resp_{i}" for i in range(turns)]
     assert cassette.all_played
+    assert "_responses" in vars(cassette)  # vcrpy handed the hook its cassette
     # vcrpy looks a request up twice; each time only the one recorded request
     # with the same key is compared (a scan of all of them made 2 * 40 * 41 / 2).
     assert len(diffs) <= 2 * turns
