@@ -7,6 +7,8 @@ import gzip
 import importlib.util
 import json
 import socket
+import subprocess
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -389,11 +391,16 @@ _PLUGIN_ARGS: tuple[str, ...] = (
 )
 
 
-@pytest.fixture
-def fault_project(pytester: pytest.Pytester) -> Iterator[pytest.Pytester]:
-    pytester.makeconftest(
-        "from tooltape.testing.provider.faults import provider_faults  # noqa: F401\n"
-    )
+@pytest.fixture(params=["conftest", "plugin"])
+def fault_project(
+    pytester: pytest.Pytester, request: pytest.FixtureRequest
+) -> Iterator[pytest.Pytester]:
+    if request.param == "conftest":  # a project that does not load tooltape's plugin
+        pytester.makeconftest(
+            "from tooltape.testing.provider.faults import provider_faults  # noqa: F401\n"
+        )
+    elif _PLUGIN_ARGS:
+        pytest.fail("the plugin must be installed for its provider_faults fixture to be tested")
     pytester.makepyfile(
         test_uses_faults="""
         def test_leaves_a_reply(provider_faults):
@@ -429,3 +436,21 @@ def test_fixture_reports_unused_replies_only_for_tests_that_passed(
         ]
     )
     assert "ERROR at teardown of test_fails_and_leaves_a_reply" not in result.stdout.str()
+
+
+def test_the_plugin_loads_the_fault_script_and_the_adapter_only_when_a_test_uses_them() -> None:
+    # A fresh interpreter: this one has imported both already. respx and the
+    # adapter's codecs take about 0.2 s to import, at every session start.
+    heavy = ("respx", "tooltape.adapters.openai", "tooltape.testing.provider.faults")
+    loaded = subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            "import sys, tooltape.testing.plugin\n"
+            f"print(sorted(name for name in {heavy!r} if name in sys.modules))",
+        ],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    assert loaded.stdout.strip() == "[]"

@@ -24,12 +24,11 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Generator, Hashable, Iterator, Mapping, Sequence
 from pathlib import Path
-from typing import Any, cast
+from typing import TYPE_CHECKING, Any, cast
 
 import openai
 import pytest
 
-from tooltape.adapters.openai import OpenAIAdapter
 from tooltape.testing.cassette import scrub_policy
 from tooltape.testing.cassette_run import (
     CASSETTE_RUN,
@@ -37,7 +36,6 @@ from tooltape.testing.cassette_run import (
     cassette_folder_of,
     marker_options,
 )
-from tooltape.testing.provider.faults import provider_faults
 from tooltape.testing.replay_key import (
     REPLAY_API_KEY,
     client_api_key,
@@ -52,6 +50,10 @@ from tooltape.testing.stale_cassettes import stale_message
 from tooltape.testing.vcr.matchers import BodyMatcher, make_body_matcher
 from tooltape.testing.vcr.misses import explain_cassette_failure
 from tooltape.testing.vcr.recorder import configure_vcr
+
+if TYPE_CHECKING:
+    from tooltape.adapters.openai import OpenAIAdapter
+    from tooltape.testing.provider.faults import ProviderFaults
 
 __all__ = ["REPLAY_API_KEY", "cassette_folder_of", "provider_faults", "wire_snapshot"]
 
@@ -244,8 +246,23 @@ def openai_client(vcr: Any) -> openai.OpenAI:
     return sdk_client(client_api_key(vcr))
 
 
+# The adapter (its codecs and the SDK types they read) and the fault script
+# (respx) are imported by the tests that use them, not at every session start.
+
+
 @pytest.fixture
 def openai_adapter(request: pytest.FixtureRequest, openai_client: openai.OpenAI) -> OpenAIAdapter:
     """An ``OpenAIAdapter`` on ``openai_client``; the model is ``model`` in ``[tool.tooltape]``
     (default ``gpt-4o-mini``)."""
+    from tooltape.adapters.openai import OpenAIAdapter
+
     return OpenAIAdapter(project_settings(request.config).model, client=openai_client)
+
+
+@pytest.fixture
+def provider_faults(request: pytest.FixtureRequest) -> Iterator[ProviderFaults]:
+    """A fresh ``ProviderFaults``; unused scripted replies fail a passing test
+    (set ``provider_faults.assert_all_played = False`` to allow them)."""
+    from tooltape.testing.provider.faults import faults_for_test
+
+    yield from faults_for_test(request)

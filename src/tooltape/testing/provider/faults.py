@@ -67,6 +67,7 @@ __all__ = [
     "Reply",
     "ScriptExhausted",
     "TransportFault",
+    "faults_for_test",
     "provider_faults",
 ]
 __all__ += replies.__all__  # the reply builders, re-exported
@@ -315,10 +316,9 @@ class ProviderFaults:
         self._clients.clear()
 
 
-@pytest.fixture
-def provider_faults(request: pytest.FixtureRequest) -> Iterator[ProviderFaults]:
-    """A fresh ``ProviderFaults``; unused scripted replies fail a passing test
-    (set ``provider_faults.assert_all_played = False`` to allow them)."""
+def faults_for_test(request: pytest.FixtureRequest) -> Iterator[ProviderFaults]:
+    """The body of the ``provider_faults`` fixture: a fresh ``ProviderFaults`` for the
+    test of ``request``, closed after it and verified when the test passed."""
     faults = ProviderFaults()
     failed_before = request.session.testsfailed
     yield faults
@@ -326,3 +326,10 @@ def provider_faults(request: pytest.FixtureRequest) -> Iterator[ProviderFaults]:
     # Only a test that passed is told about leftovers; a failing one already says why.
     if faults.assert_all_played and request.session.testsfailed == failed_before:
         faults.verify()
+
+
+@pytest.fixture
+def provider_faults(request: pytest.FixtureRequest) -> Iterator[ProviderFaults]:
+    """A fresh ``ProviderFaults``; unused scripted replies fail a passing test
+    (set ``provider_faults.assert_all_played = False`` to allow them)."""
+    yield from faults_for_test(request)
