@@ -43,7 +43,7 @@ from typing import Any
 
 import pytest
 from bench_cassettes import API_URI, Pair, loaded, write_tooltape, write_vcrpy
-from bench_timing import REPO, Result, compare_all
+from bench_timing import REPO, Result, compare_all, format_seconds
 
 from tooltape.testing.cassette import cassette_to_vcr, load_cassette
 from tooltape.testing.kinds import canonical_tools
@@ -206,15 +206,42 @@ def check(projects: list[Project]) -> None:
         assert loaded(path) == loaded(other), f"{path.name} and {other.name} differ"
 
 
-def run(*, tests: int = 40, repeats: int = 5, warmup: int = 1) -> list[Result]:
-    """Time each project's pytest run, interleaved; per-test medians."""
+def _marginal(small: dict[str, float], large: dict[str, float], extra: int) -> dict[str, float]:
+    """Per side, what one more test costs: the slope between the two project sizes."""
+    return {side: (large[side] - small[side]) / extra for side in small}
+
+
+def run(*, tests: int = 40, more: int = 160, repeats: int = 5, warmup: int = 1) -> list[Result]:
+    """Time each project's pytest run, interleaved; per-test medians.
+
+    The rows divide the whole run of ``tests`` tests by ``tests`` (the
+    session's start-up and final collection spread over them). The note also
+    gives each side's marginal cost, the slope between the ``tests`` and the
+    ``more`` test projects: what one more replayed test costs, without the
+    session's constant, which narrows every difference in the rows.
+    """
     with tempfile.TemporaryDirectory(prefix="tooltape-bench-") as tmp:
-        projects = write_projects(Path(tmp), tests)
+        projects = write_projects(Path(tmp) / "small", tests)
+        larger = write_projects(Path(tmp) / "large", more) if more > tests else []
         check(projects)
+        if larger:
+            check(larger)
         sides: dict[str, Any] = {project.name: project.run for project in projects}
+        sides.update({f"{project.name}+": project.run for project in larger})
         medians = compare_all(sides, repeats=repeats, number=1, warmup=warmup)
     ours = medians["tooltape"] / tests
     note = f"per test, whole pytest run / {tests} tests, one responses.create each (6 kinds)"
+    if larger:
+        small = {p.name: medians[p.name] for p in projects}
+        large = {p.name: medians[f"{p.name}+"] for p in projects}
+        slope = _marginal(small, large, more - tests)
+        note += (
+            f"; marginal per test ({tests} to {more} tests): tooltape "
+            f"{format_seconds(slope['tooltape'])}, pytest-recording "
+            f"{format_seconds(slope['recording'])} "
+            f"({slope['tooltape'] / slope['recording']:.2f}x), floor "
+            f"{format_seconds(slope['floor'])} ({slope['tooltape'] / slope['floor']:.2f}x)"
+        )
     return [
         Result(
             name="replay vs pytest-recording",

@@ -54,8 +54,8 @@ BENCHMARKS: dict[str, tuple[Runner, dict[str, Any], dict[str, Any]]] = {
     ),
     "replay": (
         bench_replay.run,
-        {"tests": 40, "repeats": 5},
-        {"tests": 40, "repeats": 3},
+        {"tests": 40, "more": 160, "repeats": 5},
+        {"tests": 40, "more": 0, "repeats": 3},
     ),
     "conversation": (
         bench_conversation.run,

@@ -81,7 +81,9 @@ def test_cassette_load_check_compares_the_written_responses(
 
 def test_replay_runs_every_project(bench: dict[str, ModuleType]) -> None:
     # run() checks first: every project passes, and both cassettes of each test agree.
-    _assert_positive(bench["bench_replay"].run(tests=2, repeats=1, warmup=0), count=2)
+    rows = bench["bench_replay"].run(tests=2, more=3, repeats=1, warmup=0)
+    _assert_positive(rows, count=2)
+    assert "marginal per test (2 to 3 tests)" in rows[0].note
 
 
 def test_replay_check_catches_a_different_cassette(
