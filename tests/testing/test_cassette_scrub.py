@@ -5,7 +5,7 @@ from __future__ import annotations
 import copy
 import gzip
 import json
-from typing import Any
+from typing import Any, cast
 
 import pytest
 from hypothesis import given, settings
@@ -442,6 +442,23 @@ def test_the_request_hook_remembers_a_bounded_number_of_checks() -> None:
         assert hooks.before_record_request(request) is request
     assert 0 < len(hooks._verdicts) <= 1024  # pyright: ignore[reportPrivateUsage]
     assert 0 < len(hooks._uris) <= 1024  # pyright: ignore[reportPrivateUsage]
+
+
+def test_the_request_hook_keeps_a_bounded_size_of_bodies() -> None:
+    # Inline images make requests of megabytes: remembering a thousand of them would
+    # hold gigabytes. Twenty 1 MiB bodies are checked; at most 16 MiB is kept.
+    hooks = ScrubHooks()
+    for index in range(20):
+        body = json.dumps({"input": f"{index:02d}" + "A" * (1 << 20)}).encode()
+        request = Request("POST", "https://api.example.test/v1/responses", body, {})
+        assert hooks.before_record_request(request) is request
+    kept = hooks._verdicts._found  # pyright: ignore[reportPrivateUsage]
+    assert 0 < len(kept) < 20
+    assert sum(len(cast(bytes, body)) for body in kept) <= 16 * 1024 * 1024
+    # A body larger than the whole bound is checked every time, never kept.
+    huge = json.dumps({"input": "B" * (17 << 20)}).encode()
+    hooks.before_record_request(Request("POST", "https://api.example.test/v1/r", huge, {}))
+    assert huge not in kept and huge not in hooks._verdicts._found  # pyright: ignore[reportPrivateUsage]
 
 
 @pytest.mark.parametrize("note", ["nothing secret", f"leaked {OPENAI_KEY}"])

@@ -59,11 +59,35 @@ def _header_values(headers: Mapping[str, object], name: str) -> str:
 _REMEMBERED = 1024
 """Body verdicts and scrubbed URIs a ``ScrubHooks`` keeps (when full, it starts again)."""
 
+_REMEMBERED_BYTES = 16 * 1024 * 1024
+"""At most this much of the bodies checked is kept as keys: a long run of large
+requests (images sent inline) must not pile up in memory."""
 
-def _remember(memory: dict[Any, Any], key: object, value: object) -> None:
-    if len(memory) >= _REMEMBERED:
-        memory.clear()  # one step, whatever other threads recording meanwhile do
-    memory[key] = value
+
+class _Memory:
+    """What the policy found in a value, by that value; bounded in entries and in size."""
+
+    __slots__ = ("_found", "_size")
+
+    def __init__(self) -> None:
+        self._found: dict[object, object] = {}
+        self._size = 0
+
+    def __len__(self) -> int:
+        return len(self._found)
+
+    def get(self, key: object) -> object | None:
+        return self._found.get(key)
+
+    def remember(self, key: object, value: object, size: int) -> None:
+        if size > _REMEMBERED_BYTES:
+            return
+        if len(self._found) >= _REMEMBERED or self._size + size > _REMEMBERED_BYTES:
+            # Start again in one step, whatever other threads recording meanwhile do.
+            self._found = {}
+            self._size = 0
+        self._found[key] = value
+        self._size += size
 
 
 @dataclass(frozen=True, slots=True)
@@ -85,8 +109,8 @@ class ScrubHooks:
     # A replayed request usually has the body and URI of the recorded one the
     # hook scrubbed as the cassette loaded: what the policy found in them is
     # remembered by value (both checks depend on nothing else).
-    _verdicts: dict[bytes, bool] = field(default_factory=lambda: {}, repr=False, compare=False)
-    _uris: dict[str, str] = field(default_factory=lambda: {}, repr=False, compare=False)
+    _verdicts: _Memory = field(default_factory=_Memory, repr=False, compare=False)
+    _uris: _Memory = field(default_factory=_Memory, repr=False, compare=False)
 
     def _clean_headers(self, headers: Mapping[str, object]) -> bool:
         normalized = normalize_headers(headers)
@@ -154,14 +178,14 @@ class ScrubHooks:
         verdict = self._verdicts.get(body)
         if verdict is None:
             verdict = might_need_scrubbing(body, self.policy)
-            _remember(self._verdicts, body, verdict)
-        return verdict
+            self._verdicts.remember(body, verdict, len(body))
+        return verdict is True
 
     def _scrub_uri(self, uri: str) -> str:
         scrubbed = self._uris.get(uri)
-        if scrubbed is None:
+        if not isinstance(scrubbed, str):
             scrubbed = scrub_uri(uri, self.policy)
-            _remember(self._uris, uri, scrubbed)
+            self._uris.remember(uri, scrubbed, len(uri))
         return uri if scrubbed == uri else scrubbed  # an unchanged URI is the request's own
 
     def before_record_response(self, response: VcrResponse) -> VcrResponse:
