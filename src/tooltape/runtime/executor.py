@@ -19,6 +19,7 @@ from tooltape.prompt import (
     SessionProtocol,
     Tool,
     ToolContext,
+    ToolHandler,
     ToolResult,
 )
 from tooltape.prompt.frozen_build import direct_init, positional_builder
@@ -90,6 +91,20 @@ _CONTEXT_FIELDS = frozenset({"prompt", "rendered", "adapter", "session", "bus", 
 """The executor's attributes a ``ToolContext`` is built from."""
 
 
+@dataclass(frozen=True, slots=True)
+class _Bound:
+    """What every call of one tool reads of it, read once (its properties are computed)."""
+
+    tool: Tool[Any, Any]
+    source: ToolSource
+    server_name: str | None
+    handler: ToolHandler[Any, Any] | None
+
+
+def _bind(tool: Tool[Any, Any]) -> _Bound:
+    return _Bound(tool, tool.source, tool.server_name, tool.handler)
+
+
 class ToolExecutor:
     """Runs tool calls for one evaluation, under its hooks, and publishes ``ToolInvoked``.
 
@@ -126,6 +141,7 @@ class ToolExecutor:
         self.provider = provider
         self.deadline = deadline
         self._tools = {tool.name: tool for tool in rendered.tools}
+        self._bound: dict[str, _Bound] = {}
         self._schemas: dict[str, ParamsSchema[Any]] = {}
         self.invocations: list[ToolInvoked] = []
 
@@ -160,15 +176,19 @@ class ToolExecutor:
         kind: str | None = None,
     ) -> ToolResult[Any]:
         """Run one call through the hooks and the handler; always returns a result."""
-        tool = self._tools.get(call.name)
+        bound = self._bound.get(call.name)
+        if bound is None:
+            tool = self._tools.get(call.name)
+            if tool is not None:
+                bound = self._bound[call.name] = _bind(tool)
         params: object = call.arguments
-        if tool is None:
+        if bound is None:
             available = ", ".join(sorted(self._tools)) or "none"
             result: ToolResult[Any] = ToolResult.error(
                 f"Unknown tool {call.name!r}; call one of the available tools instead: {available}."
             )
         else:
-            source = source or tool.source
+            source = source or bound.source
             try:
                 args = parse_arguments(call.arguments)
             except ArgumentsError as exc:
@@ -179,14 +199,14 @@ class ToolExecutor:
                 chain = self._chain
                 try:
                     if chain is None:  # no hooks: nothing to give a ToolHookContext to
-                        result = self._run_handler(tool, captured, args)
+                        result = self._run_handler(bound, captured, args)
                     else:
                         ctx = _hook_context(
-                            tool.name,
+                            call.name,
                             source,
-                            partial(self._run_handler, tool, captured),
+                            partial(self._run_handler, bound, captured),
                             self.prompt.name,
-                            tool.server_name,
+                            bound.server_name,
                             call.call_id,
                             self.provider,
                             False,
@@ -194,8 +214,8 @@ class ToolExecutor:
                         result = chain(ctx, args)
                 except Exception as exc:
                     where = "in a hook" if chain is not None else "outside its handler"
-                    logger.warning("Tool %r failed %s", tool.name, where, exc_info=True)
-                    result = _failed(tool.name, exc)
+                    logger.warning("Tool %r failed %s", call.name, where, exc_info=True)
+                    result = _failed(call.name, exc)
                 params = captured[-1] if captured else args
         return self._publish(call.name, params, result, call.call_id, source or "function", kind)
 
@@ -268,22 +288,23 @@ class ToolExecutor:
             return _failed(ctx.tool_name, exc)
 
     def _run_handler(
-        self, tool: Tool[Any, Any], captured: list[object], args: ToolArgs
+        self, bound: _Bound, captured: list[object], args: ToolArgs
     ) -> ToolResult[Any]:
+        name = bound.tool.name
         if self.deadline is not None and datetime.now(UTC) >= self.deadline:
             return ToolResult.error(
-                f"Tool {tool.name!r} was not run: the evaluation deadline "
+                f"Tool {name!r} was not run: the evaluation deadline "
                 f"{self.deadline.isoformat()} has passed; finish without calling more tools."
             )
-        handler = tool.handler
+        handler = bound.handler
         if handler is None:
             return ToolResult.error(
-                f"Tool {tool.name!r} has no local handler (it is executed by the provider); "
+                f"Tool {name!r} has no local handler (it is executed by the provider); "
                 "do not call it as a function."
             )
-        schema = self._schemas.get(tool.name)
+        schema = self._schemas.get(name)
         if schema is None:
-            schema = self._schemas[tool.name] = tool.schema
+            schema = self._schemas[name] = bound.tool.schema
         try:
             if type(schema) is ParamsSchema:
                 # The validator itself: ``validate`` is this plus a frame and a copy.
@@ -293,20 +314,20 @@ class ToolExecutor:
                 params = schema.validate(args)
         except ValidationError as exc:
             problem = schema.mismatch(exc)
-            return ToolResult.error(f"Tool {tool.name!r}: {problem} Fix the arguments and retry.")
+            return ToolResult.error(f"Tool {name!r}: {problem} Fix the arguments and retry.")
         except ArgumentsError as exc:
-            return ToolResult.error(f"Tool {tool.name!r}: {exc} Fix the arguments and retry.")
+            return ToolResult.error(f"Tool {name!r}: {exc} Fix the arguments and retry.")
         captured.append(params)
         # A new ToolContext for each handler call, never one shared between calls.
         context = _tool_context(*(self._context_args or self._context_fields()))
         try:
             outcome: object = handler(params, context=context)
         except Exception as exc:
-            logger.warning("Tool %r handler raised", tool.name, exc_info=True)
-            return _failed(tool.name, exc)
+            logger.warning("Tool %r handler raised", name, exc_info=True)
+            return _failed(name, exc)
         if not isinstance(outcome, ToolResult):
             return ToolResult.error(
-                f"Tool {tool.name!r} handler returned {type(outcome).__name__}; "
+                f"Tool {name!r} handler returned {type(outcome).__name__}; "
                 f"a handler must return a ToolResult. {_AFTER_FAILURE}"
             )
         return outcome
