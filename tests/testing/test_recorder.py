@@ -94,6 +94,43 @@ def test_the_projects_scrub_settings_are_applied(tmp_path: Path) -> None:
     assert interaction.request.body == JsonBody({"input": "hi", "pin": "REDACTED"})
 
 
+def test_a_projects_own_hooks_run_first_and_what_they_return_is_scrubbed(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "exchange.json"
+    sent: list[str] = []
+    received: list[object] = []
+
+    def mark_request(request: Any) -> Any:
+        sent.append(request.headers["authorization"])
+        request.headers["x-trace-id"] = "set-by-hook"
+        return request
+
+    def mark_response(response: Any) -> Any:
+        received.append(json.loads(response["body"]["string"])["note"])
+        response["headers"]["x-reviewed"] = ["yes"]
+        return response
+
+    settings = ScrubSettings(safe_headers=("x-trace-id", "x-reviewed"))
+    reply = {**REPLY, "note": "revoked " + FAKE_KEY}
+    with LoopbackProvider([LoopbackReply.json(reply)]) as provider:
+        # on the recorder and on the cassette; configured twice, the hooks do not stack
+        recorder = vcr.VCR(record_mode="once", before_record_request=mark_request)
+        recorder = configure_vcr(configure_vcr(recorder), scrub=settings)
+        with recorder.use_cassette(str(path), before_record_response=mark_response):
+            _post(provider.base_url, {"model": "gpt-5", "input": "hi"})
+
+    # The project's hook sees what was sent (vcrpy also runs the hooks again on their output).
+    assert sent[0] == f"Bearer {FAKE_KEY}"
+    assert received == ["revoked " + FAKE_KEY]
+    (interaction,) = load_cassette(path).interactions
+    assert interaction.request.headers["x-trace-id"] == ("set-by-hook",)
+    assert interaction.request.headers["authorization"] == ("REDACTED",)
+    assert interaction.response.headers["x-reviewed"] == ("yes",)
+    assert interaction.response.body == JsonBody({**REPLY, "note": "revoked sk-REDACTED"})
+    assert FAKE_KEY not in path.read_text(encoding="utf-8")
+
+
 def test_responses_read_from_a_tooltape_cassette_are_not_scrubbed_again(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -11,6 +11,8 @@
   openai-agents, pydantic-ai) replays unchanged.
 - Cassettes are tooltape JSON (readable, diff-friendly), scrubbed of secrets
   before they are written, written atomically, and only when the test passed.
+  Hooks a project names in ``vcr_config`` (``before_record_request``,
+  ``before_record_response``) run first; the scrubbing runs on what they return.
 - Requests match on method, API path and a semantic JSON body comparison;
   a mismatch shows a field-level diff. Imported cassettes (recorded by another
   client) match on method and path only. Interactions left unplayed fail the

@@ -94,8 +94,8 @@ class _Memory:
 class ScrubHooks:
     """The two recording hooks for one scrub policy.
 
-    ``recorder.before_record_request = ScrubHooks(policy).before_record_request``
-    (``configure_vcr`` does it).
+    ``configure_vcr`` makes them the last hooks of every cassette, after any
+    of the project's own (``tooltape.testing.vcr.hook_chain``).
     """
 
     policy: ScrubPolicy = DEFAULT_POLICY

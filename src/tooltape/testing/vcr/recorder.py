@@ -18,10 +18,11 @@ from typing import Any, cast
 
 from tooltape.testing.cassette._policy import scrub_policy
 from tooltape.testing.settings import ScrubSettings
+from tooltape.testing.vcr.hook_chain import scrub_last
 from tooltape.testing.vcr.index import index_requests
 from tooltape.testing.vcr.matchers import make_body_matcher, path_matcher
 from tooltape.testing.vcr.persistence import TooltapePersister, TooltapeSerializer
-from tooltape.testing.vcr.record_hooks import ScrubHooks, decode_compressed_response
+from tooltape.testing.vcr.record_hooks import ScrubHooks
 
 SERIALIZER = "tooltape"
 """The name tooltape's serializer is registered under."""
@@ -75,7 +76,10 @@ def configure_vcr(
     - credentials are scrubbed from requests and responses before recording,
       compressed bodies decoded: header and query values outside the safe
       set, URL userinfo, key-shaped strings, plus what ``scrub`` (a project's
-      ``[tool.tooltape.scrub]``, ``ProjectSettings.scrub``) adds;
+      ``[tool.tooltape.scrub]``, ``ProjectSettings.scrub``) adds; hooks of
+      the project's own (``before_record_request`` / ``before_record_response``
+      given to the recorder or to ``use_cassette``) run first, and the
+      scrubbing on what they return;
     - requests match on method, API path and a semantic JSON body comparison
       that ignores the ``volatile`` fields (``metadata.run_id``), unless a
       ``body_matcher`` replaces that comparison;
@@ -85,17 +89,15 @@ def configure_vcr(
     - vcrpy skips its patchers for HTTP libraries that are not installed.
     """
     policy = scrub_policy(scrub)
-    hooks = ScrubHooks(policy)
     recorder.serializer = SERIALIZER
     recorder.register_serializer(
         SERIALIZER, replace(serializer or TooltapeSerializer(), scrub=policy)
     )
     recorder.register_persister(persister)
-    recorder.before_record_request = hooks.before_record_request
-    # vcrpy's own decoding step runs first, as decode_compressed_response=True
-    # would run it, but lets a response loaded from a tooltape cassette pass unread.
+    # tooltape's decoding step (see hook_chain) replaces vcrpy's: the same step,
+    # but a response loaded from a tooltape cassette passes unread.
     recorder.decode_compressed_response = False
-    recorder.before_record_response = (decode_compressed_response, hooks.before_record_response)
+    scrub_last(recorder, ScrubHooks(policy))
     matcher = body_matcher or make_body_matcher(volatile, name="tooltape_body")
     recorder.register_matcher("tooltape_body", matcher)
     recorder.register_matcher("tooltape_path", path_matcher)
