@@ -8,7 +8,15 @@ import shutil
 from pathlib import Path
 
 import pytest
-import yaml
+from real_recordings import (
+    CANARIES,
+    ENCRYPTED_CANARY,
+    MCP_HEADER_CANARY,
+    REAL,
+    canary_tree,
+    raw_recording,
+    with_canaries,
+)
 
 from tooltape.testing.cassette import (
     JsonBody,
@@ -20,16 +28,9 @@ from tooltape.testing.cassette import (
     save_cassette,
 )
 
-# Real recordings of the live API from a public project, header secrets redacted (PROVENANCE.md).
-REAL = Path(__file__).resolve().parents[1] / "data" / "real-cassettes" / "openai-responses"
 REAL_FILES = sorted(REAL.glob("*.yaml"))
 IDS = [path.name for path in REAL_FILES]
 REDACTED_AT = re.compile(r"(/encrypted_content|/tools/\d+/headers/[^/]+|/tools/\d+/authorization)$")
-
-
-def _raw(path: Path) -> dict[str, object]:
-    with path.open(encoding="utf-8") as handle:
-        return yaml.load(handle, Loader=yaml.CSafeLoader)
 
 
 def _differences(original: object, imported: object, at: str = "") -> list[str]:
@@ -58,38 +59,9 @@ def _at(tree: object, pointer: str) -> object:
     return tree
 
 
-# Synthetic canaries, put back where the published recordings hold live values (the
-# repository's copies have those redacted: see ../data/real-cassettes/copy_from_shared.py).
-CANARIES = {
-    "cookie": "__cf_bm=SYNTHETICcfbm0123456789abcdef-1.0.1.1-x; _cfuvid=SYNTHETICcfuvid-604800",
-    "openai-organization": "org-synthetic-canary",
-    "openai-project": "proj_SyntheticCanary0123456789",
-}
-MCP_HEADER_CANARY = "synthetic-mcp-header-canary"
-
-
-def _with_canaries(path: Path, folder: Path) -> Path:
-    """A copy of the real recording carrying the secrets its publisher's recorder left in."""
-    tree = _raw(path)
-    interactions = tree["interactions"]
-    assert isinstance(interactions, list)
-    for interaction in interactions:
-        interaction["request"].setdefault("headers", {})["cookie"] = [CANARIES["cookie"]]
-        response_headers = interaction["response"].setdefault("headers", {})
-        for name in ("openai-organization", "openai-project"):
-            response_headers[name] = [CANARIES[name]]
-        body = interaction["request"].get("parsed_body")
-        for tool in body.get("tools", []) if isinstance(body, dict) else []:
-            if isinstance(tool, dict) and isinstance(tool.get("headers"), dict):
-                tool["headers"] = dict.fromkeys(tool["headers"], MCP_HEADER_CANARY)
-    target = folder / path.name
-    target.write_text(yaml.safe_dump(tree, sort_keys=False), encoding="utf-8")
-    return target
-
-
 @pytest.mark.parametrize("path", REAL_FILES, ids=IDS)
 def test_import_leaves_no_secrets(path: Path, tmp_path: Path) -> None:
-    hostile = _with_canaries(path, tmp_path)
+    hostile = with_canaries(path, tmp_path)
     digest = hashlib.sha256(hostile.read_bytes()).hexdigest()
     before = load_cassette(hostile)
     assert find_secrets(before), "the canaries are secrets to scrub"
@@ -101,7 +73,7 @@ def test_import_leaves_no_secrets(path: Path, tmp_path: Path) -> None:
                 headers
             )
     text = dump_cassette(imported)
-    for secret in (*CANARIES.values(), "__cf_bm=", MCP_HEADER_CANARY, "gAAAAAB"):
+    for secret in (*CANARIES.values(), "__cf_bm=", MCP_HEADER_CANARY, ENCRYPTED_CANARY):
         assert secret not in text
     assert hashlib.sha256(hostile.read_bytes()).hexdigest() == digest
 
@@ -113,10 +85,10 @@ def test_the_repositorys_copies_hold_no_secret() -> None:
 
 
 @pytest.mark.parametrize("path", REAL_FILES, ids=IDS)
-def test_import_keeps_bodies_except_redacted_fields(path: Path) -> None:
-    raw = _raw(path)["interactions"]
+def test_import_keeps_bodies_except_redacted_fields(path: Path, tmp_path: Path) -> None:
+    raw = canary_tree(path)["interactions"]
     assert isinstance(raw, list)
-    imported = import_cassette(path)
+    imported = import_cassette(with_canaries(path, tmp_path))
     redactions = 0
     for interaction, original in zip(imported.interactions, raw, strict=True):
         for recorded, source in (
@@ -134,19 +106,17 @@ def test_import_keeps_bodies_except_redacted_fields(path: Path) -> None:
         assert interaction.request.uri == original["request"]["uri"]
         assert interaction.request.method == original["request"]["method"]
         assert interaction.response.status_code == original["response"]["status"]["code"]
-    if '"encrypted_content":' in path.read_text(encoding="utf-8") or "encrypted_content: gAAA" in (
-        path.read_text(encoding="utf-8")
-    ):
+    if "encrypted_content: REDACTED" in path.read_text(encoding="utf-8"):
         assert redactions > 0
 
 
-def test_imported_stream_replays_the_original_bytes() -> None:
-    path = REAL / "model_web_search_tool_stream.yaml"
-    original = _raw(path)["interactions"][0]["response"]["body"]["string"]  # type: ignore[index]
+def test_imported_stream_replays_the_original_bytes(tmp_path: Path) -> None:
+    path = with_canaries(REAL / "model_web_search_tool_stream.yaml", tmp_path)
+    original = raw_recording(path)["interactions"][0]["response"]["body"]["string"]  # type: ignore[index]
     expected, blobs = re.subn(
         r'"encrypted_content":"[^"]*"', '"encrypted_content":"REDACTED"', original
     )
-    assert blobs > 0
+    assert blobs > 0 and ENCRYPTED_CANARY in original
     body = import_cassette(path).interactions[0].response.body
     assert isinstance(body, SseBody)
     assert body.to_bytes() == expected.encode("utf-8")

@@ -22,12 +22,12 @@ from typing import Any
 
 import pytest
 import yaml
+from real_recordings import REAL, with_encrypted_canaries
 
 from tooltape.testing.provider.loopback import LoopbackProvider, LoopbackReply
 
 pytest_plugins = ["pytester"]
 
-REAL = Path(__file__).resolve().parents[1] / "data" / "real-cassettes" / "openai-responses"
 FAKE_KEY = "sk-proj-" + "Rb5" * 12
 
 TEST_MODULE = """
@@ -96,7 +96,10 @@ def _served() -> dict[str, tuple[int, bytes, bytes]]:
     ``encrypted_content`` values (tooltape's scrubbing, checked here by a
     plain text substitution); the other two bodies hold nothing to scrub.
     """
-    stream = _real_response("model_web_search_tool_stream")["body"]["string"]
+    # The copy's encrypted_content is redacted: a synthetic blob stands where the live one was.
+    stream = with_encrypted_canaries(
+        _real_response("model_web_search_tool_stream")["body"]["string"]
+    )
     answer = LoopbackReply.json(
         _real_response("model_simple_response_with_tool_call")["parsed_body"]
     )

@@ -1,14 +1,17 @@
-"""Copy the real recordings into the repository with their header secrets redacted.
+"""Copy the real recordings into the repository with their secrets redacted.
 
     python tests/data/real-cassettes/copy_from_shared.py ../shared/real-cassettes
 
-The published recordings carry what their recorder left in the headers:
-Cloudflare cookies, the organization and the project, and the headers a
-hosted MCP tool sends its server. The copies here replace the value of every
-interaction header outside tooltape's safe set (the set the recorder keeps)
-and of every MCP tool header with ``REDACTED``, line by line, so every other
-byte is the published one. Each copy is then read back and must equal the original with
-exactly those values replaced; the script refuses to write anything else.
+The published recordings carry what their recorder left in: Cloudflare
+cookies, the organization and the project in the headers, the headers a
+hosted MCP tool sends its server, and reasoning ``encrypted_content`` (an
+opaque blob bound to the account that made it). The copies here replace the
+value of every interaction header outside tooltape's safe set (the set the
+recorder keeps), of every MCP tool header and of every ``encrypted_content``
+(a YAML entry, or a JSON field inside a body string) with ``REDACTED``, line
+by line, so every other byte is the published one. Each copy is then read
+back and must equal the original with exactly those values replaced; the
+script refuses to write anything else.
 """
 
 from __future__ import annotations
@@ -29,6 +32,8 @@ REDACTED = "REDACTED"
 _HEADERS = re.compile(r"^(?P<indent> *)headers:\s*$")
 _ENTRY = re.compile(r"^(?P<indent> *)(?P<name>[A-Za-z0-9_-]+):(?P<value> .*)?$")
 _ITEM = re.compile(r"^(?P<indent> *)- ")
+_ENCRYPTED_ENTRY = re.compile(r"^(?P<key> *(?:- )?encrypted_content: )(?P<value>.+)$", re.MULTILINE)
+_ENCRYPTED_FIELD = re.compile(r'(?P<key>"encrypted_content":")(?P<value>[^"\\\n]*)"')
 
 
 def _needs_redacting(value: object) -> bool:
@@ -36,9 +41,21 @@ def _needs_redacting(value: object) -> bool:
     return value not in ("", REDACTED, "<redacted>")
 
 
+def _encrypted_entry(match: re.Match[str]) -> str:
+    keep = not _needs_redacting(yaml.safe_load(match["value"]))
+    return match[0] if keep else f"{match['key']}{REDACTED}"
+
+
+def _encrypted_field(match: re.Match[str]) -> str:
+    keep = not _needs_redacting(match["value"])
+    return match[0] if keep else f'{match["key"]}{REDACTED}"'
+
+
 def redact_text(text: str) -> str:
-    """``text`` with the values of unsafe interaction headers and of MCP tool headers
-    redacted."""
+    """``text`` with the values of unsafe interaction headers, of MCP tool headers and of
+    ``encrypted_content`` redacted."""
+    text = _ENCRYPTED_ENTRY.sub(_encrypted_entry, text)
+    text = _ENCRYPTED_FIELD.sub(_encrypted_field, text)
     lines = text.splitlines(keepends=True)
     out: list[str] = []
     index = 0
@@ -86,7 +103,25 @@ def _indent(line: str) -> int:
     return len(line) - len(line.lstrip(" ")) if line.strip() else 10**6
 
 
+def _without_encrypted(node: Any) -> Any:
+    """``node`` with every ``encrypted_content`` value (a key's, or a JSON field's in a
+    string) redacted."""
+    if isinstance(node, dict):
+        return {
+            key: REDACTED
+            if key == "encrypted_content" and isinstance(value, str) and _needs_redacting(value)
+            else _without_encrypted(value)
+            for key, value in node.items()
+        }
+    if isinstance(node, list):
+        return [_without_encrypted(item) for item in node]
+    if isinstance(node, str):
+        return _ENCRYPTED_FIELD.sub(_encrypted_field, node)
+    return node
+
+
 def _expected(tree: Any) -> Any:
+    tree = _without_encrypted(tree)
     for interaction in tree["interactions"]:
         body = interaction["request"].get("parsed_body")
         tools = body.get("tools") if isinstance(body, dict) else None
