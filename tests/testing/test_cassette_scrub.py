@@ -158,6 +158,13 @@ def test_container_domain_secrets_in_request_bodies() -> None:
         {"domain": "api.example.com", "name": "API_TOKEN", "value": "REDACTED"}
     ]
     assert wire["allowed_domains"] == ["api.example.com"]
+    # the scanner (lint, the write gate) sees the value that was there, and only it
+    [finding] = find_secrets(_cassette(synthetic_interaction(request_body=body)))
+    assert finding.location == (
+        "/interactions/0/request/body/json/tools/0/environment/network_policy/domain_secrets/0/value"
+    )
+    assert "hunter2" not in finding.excerpt
+    assert find_secrets(_cassette(scrubbed)) == []
 
 
 def test_encrypted_content_is_replaced_everywhere() -> None:
@@ -180,6 +187,16 @@ def test_encrypted_content_is_replaced_everywhere() -> None:
     assert blob not in wire
     assert '"encrypted_content":"REDACTED"' in wire
     assert '{"encrypted_content": "REDACTED"}' in wire
+    # the scanner sees each blob that was there (in the request, in an event's JSON, in
+    # an event kept as text), never shows it, and finds nothing once scrubbed
+    findings = find_secrets(_cassette(interaction))
+    assert [f.location for f in findings] == [
+        "/interactions/0/request/body/json/input/0/encrypted_content",
+        "/interactions/0/response/body/sse/0/data/item/encrypted_content",
+        "/interactions/0/response/body/sse/1/data/encrypted_content",
+    ]
+    assert all("encrypted content" in f.kind and blob not in f.excerpt for f in findings)
+    assert find_secrets(_cassette(scrubbed)) == []
 
 
 def test_keys_in_urls_are_redacted() -> None:

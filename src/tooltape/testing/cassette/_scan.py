@@ -36,6 +36,19 @@ __all__ = ["find_secrets", "find_secrets_in_text", "masked_step"]
 
 _MASKED_STEP = "<masked>"
 
+ENCRYPTED_KIND = "encrypted content (opaque, bound to the account), not redacted"
+
+_STRUCTURAL_KINDS = frozenset(
+    {
+        "secret body field",
+        "MCP tool headers",
+        "MCP tool authorization",
+        "network policy secret",
+        ENCRYPTED_KIND,
+    }
+)
+"""What only a body's JSON structure shows, not its text."""
+
 
 @functools.lru_cache(maxsize=4096)
 def masked_step(key: str, policy: ScrubPolicy = DEFAULT_POLICY) -> str:
@@ -87,6 +100,11 @@ def _scan_tree(tree: object, location: str, policy: ScrubPolicy) -> Iterator[Sec
                 kind = "secret body field"
             elif mcp_tool and key in ("headers", "authorization"):
                 kind = f"MCP tool {key}"
+            elif key == "encrypted_content" and isinstance(value, str):
+                kind = ENCRYPTED_KIND
+            elif key == "domain_secrets" and isinstance(value, list):
+                yield from _scan_domain_secrets(cast(list[object], value), at, policy)
+                continue
             else:
                 yield from _scan_tree(value, at, policy)
                 continue
@@ -95,6 +113,23 @@ def _scan_tree(tree: object, location: str, policy: ScrubPolicy) -> Iterator[Sec
     elif isinstance(tree, list):
         for index, item in enumerate(cast(list[object], tree)):
             yield from _scan_tree(item, pointer(location, index), policy)
+
+
+def _scan_domain_secrets(
+    secrets: list[object], location: str, policy: ScrubPolicy
+) -> Iterator[SecretFinding]:
+    """A container network policy's ``domain_secrets``: each ``value`` is a credential."""
+    for index, entry in enumerate(secrets):
+        at = pointer(location, index)
+        if not isinstance(entry, Mapping):
+            yield from _scan_tree(entry, at, policy)
+            continue
+        for key, value in cast(Mapping[str, object], entry).items():
+            if key == "value":
+                for leaf in _leaves(value):
+                    yield SecretFinding(pointer(at, key), mask(leaf), "network policy secret")
+            else:
+                yield from _scan_tree(value, _step(at, key, policy), policy)
 
 
 def _scan_text_body(text: str, location: str, policy: ScrubPolicy) -> Iterator[SecretFinding]:
@@ -107,7 +142,7 @@ def _scan_text_body(text: str, location: str, policy: ScrubPolicy) -> Iterator[S
     except ValueError:
         return
     for finding in _scan_tree(tree, location, policy):
-        if finding.kind in ("secret body field", "MCP tool headers", "MCP tool authorization"):
+        if finding.kind in _STRUCTURAL_KINDS:
             yield finding
 
 
@@ -164,7 +199,8 @@ def _scan_uri(uri: str, location: str, policy: ScrubPolicy) -> Iterator[SecretFi
 def find_secrets(cassette: Cassette, policy: ScrubPolicy = DEFAULT_POLICY) -> list[SecretFinding]:
     """Every credential still in the cassette: header values outside the safe set, URL
     userinfo and query values outside the safe set, secret body fields, MCP tool
-    credentials, and key-shaped strings anywhere (URI, headers, body strings and
+    credentials, reasoning ``encrypted_content``, network policy ``domain_secrets``
+    values, and key-shaped strings anywhere (URI, headers, body strings and
     keys, event data, reassembled stream deltas, text, binary, metadata).
 
     Locations are JSON pointers into the tooltape document, e.g.
