@@ -139,14 +139,7 @@ class InProcessEventBus:
         Failures are logged and kept in ``failures`` just the same; nothing is
         built for the caller (nothing at all when every handler succeeds).
         """
-        handlers = self._routes.get(event.__class__)
-        if handlers is None:
-            handlers = self._handlers_for(event)
-        for handler in handlers:
-            try:
-                handler(event)
-            except Exception as exc:
-                self._failed(event, handler, exc)
+        self._call(self._handlers_for(event), event)
 
     def _handlers_for(self, event: object) -> tuple[Callable[[Any], None], ...]:
         routes = self._routes  # a subscription made meanwhile replaces the dict
@@ -169,14 +162,9 @@ class InProcessEventBus:
                 handler(event)
             except Exception as exc:
                 failures = failures or []
-                failures.append(self._failed(event, handler, exc))
-        return None if failures is None else tuple(failures)
-
-    def _failed(
-        self, event: object, handler: Callable[[Any], None], exc: Exception
-    ) -> SubscriberFailure:
-        """Log a handler's failure and keep it in ``failures``."""
-        failure = SubscriberFailure(event, handler, exc)
-        self.failures.append(failure)
-        logger.exception("Subscriber %r failed on %s", handler, type(event).__name__)
-        return failure
+                failures.append(SubscriberFailure(event, handler, exc))
+                logger.exception("Subscriber %r failed on %s", handler, type(event).__name__)
+        if failures is None:
+            return None
+        self.failures.extend(failures)
+        return tuple(failures)
