@@ -6,14 +6,17 @@ build wrongly (not frozen, a ``__post_init__``, fields that are not init
 parameters, slots that are not the fields) is refused when the builder is made.
 """
 
+import copy
 import dataclasses
+import gc
+import pickle
 from datetime import UTC, datetime
 from typing import Any
 
 import pytest
 
 from tooltape import ToolInvoked, ToolResult
-from tooltape.prompt.frozen_build import direct_init, positional_builder
+from tooltape.prompt.frozen_build import _twin, direct_init, positional_builder  # pyright: ignore[reportPrivateUsage]
 from tooltape.runtime import ToolHookContext
 
 
@@ -55,6 +58,45 @@ def test_every_field_of_the_runtime_events_lands_where_the_constructor_puts_it()
         provider="openai",
         approval=True,
     )
+
+
+class Plain:
+    """A base without ``__slots__``: its subclasses' instances carry a ``__dict__``."""
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class OnAPlainBase(Plain):
+    x: int
+    y: str = ""
+
+
+@pytest.mark.parametrize(
+    ("cls", "values"),
+    [
+        (Point, (1, 2, ("a",))),
+        (OnAPlainBase, (1, "b")),
+        (ToolHookContext, ("t", "function", None, None, None, None, None, False)),
+    ],
+)
+def test_a_built_value_is_an_ordinary_instance_of_its_class(
+    cls: type[Any], values: tuple[Any, ...]
+) -> None:
+    """Whether it is built through a plain twin (same slots) or slot by slot."""
+    built = positional_builder(cls)(*values)
+    assert built.__class__ is cls
+    assert type(built) is cls
+    assert gc.is_tracked(built)  # the collector sees what it holds
+    names = [f.name for f in dataclasses.fields(cls)]
+    assert built == cls(**dict(zip(names, values, strict=True)))
+    assert copy.copy(built) == built
+    assert pickle.loads(pickle.dumps(built)) == built
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        setattr(built, names[0], 5)
+
+
+def test_the_twin_is_used_only_where_cpython_accepts_the_class_swap() -> None:
+    assert _twin(Point, ("x", "y", "tags")) is not None
+    assert _twin(OnAPlainBase, ("x", "y")) is None  # instances carry a __dict__ the twin lacks
 
 
 def test_too_few_values_is_a_type_error_not_a_half_built_value() -> None:
