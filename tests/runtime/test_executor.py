@@ -219,6 +219,26 @@ def test_rendered_output_is_recorded_even_when_the_value_is_kept_from_the_model(
     assert harness.published[0].rendered_output == result.render() == "echo: token"
 
 
+@dataclass(frozen=True, slots=True)
+class Shouted(ToolResult[Any]):
+    """A result class of a project's own, rendering its value its own way."""
+
+    def render(self) -> str:
+        return str(self.value).upper()
+
+
+def test_a_result_class_with_its_own_render_is_rendered_its_way(
+    make_harness: HarnessFactory,
+) -> None:
+    def shout(params: EchoParams, *, context: ToolContext) -> ToolResult[Any]:
+        return Shouted(message="", value=params.text)
+
+    loud = Tool[EchoParams, Any](name="loud", description="Shout.", handler=shout)
+    harness = make_harness(loud)
+    harness.executor.execute(ToolCall("loud", '{"text": "quiet"}'))
+    assert harness.published[0].rendered_output == "QUIET"
+
+
 def test_the_source_given_by_the_caller_is_recorded(make_harness: HarnessFactory) -> None:
     harness = make_harness(echo)
     harness.executor.execute(ToolCall("echo", '{"text": "x"}'), source="mcp")

@@ -24,6 +24,7 @@ from tooltape.prompt import (
     ToolResult,
 )
 from tooltape.prompt.frozen_build import direct_init, positional_builder
+from tooltape.prompt.result import render_value
 from tooltape.prompt.schema import ArgumentsError, ParamsSchema, to_jsonable
 from tooltape.prompt.tool import ToolSource
 from tooltape.runtime.events import InProcessEventBus, ToolInvoked
@@ -206,7 +207,8 @@ class ToolExecutor:
                         ctx = _hook_context(
                             call.name,
                             source,
-                            partial(self._run_handler, bound, captured),
+                            # the function, not a bound method made for each call
+                            partial(ToolExecutor._run_handler, self, bound, captured),
                             self.prompt.name,
                             bound.server_name,
                             call.call_id,
@@ -351,7 +353,8 @@ class ToolExecutor:
             name,
             params,
             result,
-            result.render(),
+            # ``render`` itself unless a subclass may have its own: one frame less per call.
+            render_value(result.value) if type(result) is ToolResult else result.render(),
             call_id,
             source,
             self.provider,
