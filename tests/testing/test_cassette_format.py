@@ -37,6 +37,7 @@ from tooltape.testing.cassette import (
     parse_cassette,
     response_to_vcr,
     save_cassette,
+    tooltape_version,
 )
 
 # Real recordings of the live API from a public project, header secrets redacted (PROVENANCE.md).
@@ -497,3 +498,49 @@ def test_a_file_is_reported_in_the_format_its_name_says(
     path.write_text(text, encoding="utf-8")
     with pytest.raises(CassetteError, match=re.escape(says)):
         load_cassette(path)
+
+
+_UNREADABLE_BODY = (
+    '"interactions": [{"request": {"method": "GET", "uri": "x", "headers": {},'
+    ' "body": {"zstd": "KLUv/QA="}}, "response": {"status_code": 200, "reason": "OK",'
+    ' "headers": {}, "body": null}}]}'
+)
+"""An interaction with a body encoding this tooltape does not know."""
+
+
+def test_a_cassette_a_newer_tooltape_wrote_says_to_upgrade_when_it_cannot_be_read(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "test_newer.json"
+    header = '{"tooltape": {"version": "999.0.0", "source": "live"}, '
+    path.write_text(header + _UNREADABLE_BODY, encoding="utf-8")
+    with pytest.raises(CassetteError) as caught:
+        load_cassette(path)
+    message = str(caught.value)
+    assert "/interactions/0/request/body: expected exactly one body encoding" in message
+    assert f"written by tooltape 999.0.0, newer than this tooltape {tooltape_version()}" in message
+    assert "upgrade tooltape (`pip install -U tooltape`)" in message
+
+
+@pytest.mark.parametrize("written", ["0.0.1", "not a version", 7])
+def test_a_cassette_an_older_or_unknown_writer_wrote_gets_the_repair_hint(
+    tmp_path: Path, written: object
+) -> None:
+    path = tmp_path / "test_older.json"
+    header = '{"tooltape": {"version": ' + json.dumps(written) + ', "source": "live"}, '
+    path.write_text(header + _UNREADABLE_BODY, encoding="utf-8")
+    with pytest.raises(CassetteError) as caught:
+        load_cassette(path)
+    assert "newer" not in str(caught.value)
+    assert "upgrade" not in str(caught.value)
+    assert "git checkout" in str(caught.value)
+
+
+def test_a_readable_cassette_from_a_newer_tooltape_loads_without_complaint(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "test_newer_ok.json"
+    text = dump_cassette(_cassette(_interaction({"id": "resp_1"})))
+    assert '"version": "0.1.0"' in text
+    path.write_text(text.replace('"version": "0.1.0"', '"version": "999.0.0"'), encoding="utf-8")
+    assert load_cassette(path).header.tooltape_version == "999.0.0"

@@ -13,6 +13,7 @@ from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 from typing import cast
 
+from packaging.version import InvalidVersion, Version
 from pydantic_core import from_json
 
 from tooltape.testing.cassette._document import cassette_from_document, cassette_to_document
@@ -36,12 +37,34 @@ _CONFLICT_MARKERS = ("<<<<<<< ", ">>>>>>> ")
 _LFS_POINTER = "version https://git-lfs.github.com/spec/"
 
 
+_UNKNOWN_VERSION = "0+unknown"
+"""What :func:`tooltape_version` says when tooltape is not installed."""
+
+
 def tooltape_version() -> str:
     """The installed tooltape version (``"0+unknown"`` when not installed)."""
     try:
         return version("tooltape")
     except PackageNotFoundError:
-        return "0+unknown"
+        return _UNKNOWN_VERSION
+
+
+def _newer_writer(header: object) -> str | None:
+    """The version that wrote a cassette header, if it is newer than this tooltape.
+
+    A newer tooltape may write what this one cannot read: only when reading
+    fails is that the likelier cause than damage, so only then is it said.
+    """
+    if not isinstance(header, dict):
+        return None
+    written = cast("Mapping[str, object]", header).get("version")
+    installed = tooltape_version()
+    if not isinstance(written, str) or installed == _UNKNOWN_VERSION:
+        return None
+    try:
+        return written if Version(written) > Version(installed) else None
+    except InvalidVersion:  # a hand-edited value
+        return None
 
 
 def dump_cassette(cassette: Cassette) -> str:
@@ -202,8 +225,16 @@ def _cassette_from_tree(tree: object, where: Path) -> Cassette:
             )
             return cassette_from_vcr(doc, header)
     except StructureError as error:
+        problem = f"unexpected content at {error.where or '/'}: {error.problem}"
+        newer = _newer_writer(doc.get("tooltape"))
+        if newer is None:
+            raise CassetteError(where, problem) from None
         raise CassetteError(
-            where, f"unexpected content at {error.where or '/'}: {error.problem}"
+            where,
+            f"{problem} (it was written by tooltape {newer}, newer than this tooltape "
+            f"{tooltape_version()})",
+            hint="upgrade tooltape (`pip install -U tooltape`) to read it, or re-record it "
+            "with `pytest --record-mode=rewrite <test nodeid>`",
         ) from None
     raise CassetteError(
         where,
