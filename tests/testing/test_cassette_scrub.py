@@ -302,6 +302,23 @@ def test_findings_name_the_place_and_mask_the_value() -> None:
         assert OPENAI_KEY[:4] not in finding.excerpt
 
 
+def test_a_credential_fields_value_is_hidden_whatever_its_type() -> None:
+    tree = {
+        "APIKEY": 1234,
+        "api_key": 0.5,
+        "access-token": True,
+        "client_secret": None,
+        "password": ["x", 7],
+    }
+    assert scrub_tree(tree) == {
+        "APIKEY": "REDACTED",  # a number may be a credential too
+        "api_key": "REDACTED",
+        "access-token": True,  # a flag or a null says nothing secret
+        "client_secret": None,
+        "password": ["REDACTED", "REDACTED"],  # a container keeps its shape
+    }
+
+
 # --- properties -----------------------------------------------------------------------
 
 _KEY_CHARS = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-"
@@ -311,10 +328,13 @@ _keys = st.builds(
     st.text(alphabet=_KEY_CHARS, min_size=20, max_size=60),
 )
 _json_leaves = st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text()
+# Field names that are not credentials': a credential field's number becomes the
+# REDACTED string by design (test_a_credential_fields_value_is_hidden_whatever_its_type).
+_field_names = st.text(max_size=8).filter(lambda name: not scrub_policy().is_secret_field(name))
 _json_trees = st.recursive(
     _json_leaves,
     lambda children: (
-        st.lists(children, max_size=4) | st.dictionaries(st.text(max_size=8), children, max_size=4)
+        st.lists(children, max_size=4) | st.dictionaries(_field_names, children, max_size=4)
     ),
     max_leaves=25,
 )
