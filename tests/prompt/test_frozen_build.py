@@ -6,6 +6,7 @@ build wrongly (not frozen, a ``__post_init__``, fields that are not init
 parameters, slots that are not the fields) is refused when the builder is made.
 """
 
+import abc
 import copy
 import dataclasses
 import gc
@@ -15,9 +16,10 @@ from typing import Any
 
 import pytest
 
-from tooltape import ToolInvoked, ToolResult
+from tooltape import ToolContext, ToolInvoked, ToolResult
 from tooltape.prompt.frozen_build import _twin, direct_init, positional_builder  # pyright: ignore[reportPrivateUsage]
 from tooltape.runtime import ToolHookContext
+from tooltape.runtime.events import PublishResult
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -97,6 +99,49 @@ def test_a_built_value_is_an_ordinary_instance_of_its_class(
 def test_the_twin_is_used_only_where_cpython_accepts_the_class_swap() -> None:
     assert _twin(Point, ("x", "y", "tags")) is not None
     assert _twin(OnAPlainBase, ("x", "y")) is None  # instances carry a __dict__ the twin lacks
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Abstract(metaclass=abc.ABCMeta):
+    x: int
+
+    @abc.abstractmethod
+    def area(self) -> int: ...
+
+
+def test_a_class_its_constructor_refuses_to_make_is_refused_alike() -> None:
+    with pytest.raises(TypeError, match="abstract"):
+        Abstract(1)  # type: ignore[abstract]
+    with pytest.raises(TypeError, match="abstract"):
+        positional_builder(Abstract)(1)
+
+
+FINALIZED: list[tuple[int, ...]] = []
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Finalized:
+    x: int
+    y: int
+
+    def __del__(self) -> None:
+        FINALIZED.append((self.x, self.y))  # raises on a value without fields
+
+
+def test_no_value_is_finalized_but_the_ones_built() -> None:
+    FINALIZED.clear()
+    build = positional_builder(Finalized)
+    assert FINALIZED == []  # making the builder made no value to drop
+    value = build(1, 2)
+    del value
+    gc.collect()
+    assert FINALIZED == [(1, 2)]
+
+
+@pytest.mark.parametrize("cls", [ToolInvoked, ToolHookContext, ToolContext, PublishResult])
+def test_the_values_of_every_tool_call_take_the_fast_way(cls: type[Any]) -> None:
+    assert _twin(cls, tuple(f.name for f in dataclasses.fields(cls))) is not None
+    assert "twin" in positional_builder(cls).__code__.co_names  # and the builder uses it
 
 
 def test_too_few_values_is_a_type_error_not_a_half_built_value() -> None:

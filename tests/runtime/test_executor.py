@@ -199,6 +199,19 @@ def test_a_successful_call_publishes_the_validated_params_and_the_rendered_value
     assert harness.session.tool_invocations == (event,)
 
 
+def test_the_event_is_stamped_with_the_time_of_the_call_in_utc(
+    make_harness: HarnessFactory,
+) -> None:
+    harness = make_harness(echo)
+    before = datetime.now(UTC)
+    harness.executor.execute(ToolCall("echo", '{"text": "x"}'))
+    after = datetime.now(UTC)
+    stamp = harness.published[0].created_at
+    assert stamp.tzinfo is UTC
+    # the clock read is rounded to the microsecond, as datetime.now's is
+    assert before - timedelta(microseconds=1) <= stamp <= after + timedelta(microseconds=1)
+
+
 def test_arguments_may_already_be_parsed(make_harness: HarnessFactory) -> None:
     harness = make_harness(echo)
     result = harness.executor.execute(ToolCall("echo", {"text": "parsed"}))

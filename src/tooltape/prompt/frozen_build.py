@@ -56,11 +56,15 @@ def _twin(cls: type[Any], names: tuple[str, ...]) -> type[Any] | None:
     the slot setters' cost) and then becomes a ``cls`` by ``__class__``
     assignment, which CPython allows only between identical layouts: it is
     tried once here, so a class it would refuse falls back to the setters.
+    The probe is a ``cls`` made a twin, not the reverse: a class that cannot
+    be instantiated (abstract methods left) is refused as its constructor
+    refuses it, and no empty ``cls`` is ever dropped (its ``__del__`` would
+    run on a value without fields).
     """
     twin = type(f"_{cls.__name__}Twin", (object,), {"__slots__": names})
-    probe = object.__new__(twin)
     try:
-        probe.__class__ = cls
+        probe = object.__new__(cls)
+        object.__setattr__(probe, "__class__", twin)
     except TypeError:
         return None
     return twin

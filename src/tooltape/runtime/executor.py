@@ -207,8 +207,7 @@ class ToolExecutor:
                         ctx = _hook_context(
                             call.name,
                             source,
-                            # the function, not a bound method made for each call
-                            partial(ToolExecutor._run_handler, self, bound, captured),
+                            partial(self._run_handler, bound, captured),
                             self.prompt.name,
                             bound.server_name,
                             call.call_id,
