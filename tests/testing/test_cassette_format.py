@@ -39,6 +39,7 @@ from tooltape.testing.cassette import (
     save_cassette,
     tooltape_version,
 )
+from tooltape.testing.cassette import _format as cassette_format  # pyright: ignore[reportPrivateUsage]
 
 # Real recordings of the live API from a public project, header secrets redacted (PROVENANCE.md).
 REAL = Path(__file__).resolve().parents[1] / "data" / "real-cassettes" / "openai-responses"
@@ -522,10 +523,22 @@ def test_a_cassette_a_newer_tooltape_wrote_says_to_upgrade_when_it_cannot_be_rea
     assert "upgrade tooltape (`pip install -U tooltape`)" in message
 
 
-@pytest.mark.parametrize("written", ["0.0.1", "not a version", 7])
+@pytest.mark.parametrize(
+    "written",
+    [
+        "0.0.1",
+        "{installed}",  # this very version
+        "{installed}+dirty",  # a local build of it: no newer
+        "not a version",
+        "1" * 5000,  # more digits than Python turns into an int
+        7,
+    ],
+)
 def test_a_cassette_an_older_or_unknown_writer_wrote_gets_the_repair_hint(
     tmp_path: Path, written: object
 ) -> None:
+    if isinstance(written, str):
+        written = written.format(installed=tooltape_version())
     path = tmp_path / "test_older.json"
     header = '{"tooltape": {"version": ' + json.dumps(written) + ', "source": "live"}, '
     path.write_text(header + _UNREADABLE_BODY, encoding="utf-8")
@@ -534,6 +547,18 @@ def test_a_cassette_an_older_or_unknown_writer_wrote_gets_the_repair_hint(
     assert "newer" not in str(caught.value)
     assert "upgrade" not in str(caught.value)
     assert "git checkout" in str(caught.value)
+
+
+def test_without_a_known_installed_version_nothing_is_called_newer(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(cassette_format, "tooltape_version", lambda: "0+unknown")
+    path = tmp_path / "test_uninstalled.json"
+    header = '{"tooltape": {"version": "999.0.0", "source": "live"}, '
+    path.write_text(header + _UNREADABLE_BODY, encoding="utf-8")
+    with pytest.raises(CassetteError) as caught:
+        load_cassette(path)
+    assert "upgrade" not in str(caught.value)
 
 
 def test_a_readable_cassette_from_a_newer_tooltape_loads_without_complaint(

@@ -54,17 +54,20 @@ def _newer_writer(header: object) -> str | None:
 
     A newer tooltape may write what this one cannot read: only when reading
     fails is that the likelier cause than damage, so only then is it said.
+    Local labels (``+dirty``) are left out of the comparison: they say how a
+    build was made, not that it is newer.
     """
     if not isinstance(header, dict):
         return None
     written = cast("Mapping[str, object]", header).get("version")
     installed = tooltape_version()
-    if not isinstance(written, str) or installed == _UNKNOWN_VERSION:
+    if not isinstance(written, str) or installed == _UNKNOWN_VERSION or len(written) > 64:
         return None
     try:
-        return written if Version(written) > Version(installed) else None
+        newer = Version(Version(written).public) > Version(Version(installed).public)
     except InvalidVersion:  # a hand-edited value
         return None
+    return written if newer else None
 
 
 def dump_cassette(cassette: Cassette) -> str:
