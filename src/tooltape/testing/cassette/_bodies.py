@@ -19,6 +19,7 @@ from tooltape.testing.cassette._model import (
     Headers,
     JsonBody,
     TextBody,
+    finite_json,
 )
 from tooltape.testing.cassette._sse import parse_sse
 
@@ -128,7 +129,8 @@ def body_from_bytes(headers: Headers, data: bytes) -> Body:
         return parse_sse(text)
     if content_type == "application/json" or content_type.endswith("+json"):
         try:
-            return JsonBody(parse_json_text(text))
+            tree = parse_json_text(text)
         except ValueError:  # not JSON, or nested too deep to keep as a tree
             return TextBody(text)
+        return JsonBody(tree) if finite_json(tree) else TextBody(text)
     return TextBody(text)

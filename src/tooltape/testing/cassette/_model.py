@@ -11,10 +11,11 @@ every test.
 from __future__ import annotations
 
 import json
+import math
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Literal, TypeAlias
+from typing import Literal, TypeAlias, cast
 
 from tooltape.prompt.frozen_build import direct_init
 
@@ -71,6 +72,27 @@ def utf8(text: str) -> bytes:
         return text.encode("utf-8")
     except UnicodeEncodeError:
         return escape_lone_surrogates(text).encode("utf-8")
+
+
+def finite_json(tree: object) -> bool:
+    """Whether every number in ``tree`` is finite, as JSON can write it.
+
+    Python reads ``NaN``, ``Infinity`` and ``1e999`` (past a double) as
+    non-finite floats and writes them back as ``NaN`` and ``Infinity``, which
+    are not JSON: a body holding one is kept as its text instead, so the
+    cassette stays JSON and replays the bytes that were sent.
+    """
+    stack = [tree]
+    while stack:
+        node = stack.pop()
+        kind = type(node)
+        if kind is dict:
+            stack.extend(cast("dict[str, object]", node).values())
+        elif kind is list:
+            stack.extend(cast("list[object]", node))
+        elif kind is float and not math.isfinite(cast(float, node)):
+            return False
+    return True
 
 
 def compact_json(tree: object) -> str:

@@ -10,6 +10,7 @@ from tooltape.testing.cassette._model import (
     SseBody,
     SseEvent,
     compact_json,
+    finite_json,
     styled_json,
 )
 
@@ -29,6 +30,8 @@ def parse_data(text: str) -> tuple[object, bool, str]:
     try:
         tree: object = parse_json_text(text)
     except ValueError:
+        return text, True, "compact"
+    if not finite_json(tree):
         return text, True, "compact"
     if compact_json(tree) == text:
         return tree, False, "compact"
