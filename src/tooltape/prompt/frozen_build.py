@@ -80,12 +80,11 @@ def positional_builder(cls: type[T]) -> Callable[..., T]:
     names = tuple(f.name for f in fields)
     twin = _twin(cls, names)
     args = ", ".join(f"f{i}" for i in range(len(fields)))
+    namespace.update(new=object.__new__, cls=cls, twin=twin)
     if twin is None:
-        namespace.update(new=object.__new__, cls=cls)
         body = ["    value = new(cls)", *(f"    set{i}(value, f{i})" for i in range(len(fields)))]
     else:
         # The twin is not frozen: these are ordinary stores, then the value becomes a cls.
-        namespace.update(new=object.__new__, twin=twin, cls=cls)
         body = [
             "    value = new(twin)",
             *(f"    value.{name} = f{i}" for i, name in enumerate(names)),
