@@ -408,3 +408,64 @@ def test_a_raising_hook_on_a_provider_call_records_a_failure(make_harness: Harne
         name="web_search", call_id="ws_3", params={}, result=ToolResult.ok(1), kind="web_search"
     )
     assert_failed_and_recorded(harness, result, tool="web_search", cause="audit service")
+
+
+class _BrokenRender:
+    """A value whose own ``render`` raises: it can never reach the model as text."""
+
+    def render(self) -> str:
+        raise RuntimeError("template missing")
+
+
+class _NumberRender:
+    """A value whose own ``render`` answers with something that is not text."""
+
+    def render(self) -> str:
+        return 42  # type: ignore[return-value]
+
+
+@dataclass(frozen=True, slots=True)
+class _BrokenResult(ToolResult[Any]):
+    """A result class whose own ``render`` raises."""
+
+    def render(self) -> str:
+        raise LookupError("no such format")
+
+
+@pytest.mark.parametrize(
+    ("produced", "cause"),
+    [
+        pytest.param(ToolResult.ok(_BrokenRender()), "template missing", id="value-render-raises"),
+        pytest.param(ToolResult.ok(_NumberRender()), "int", id="value-render-not-text"),
+        pytest.param(_BrokenResult(message="", value=1), "no such format", id="result-render"),
+    ],
+)
+def test_a_result_that_cannot_be_rendered_is_a_failed_result_and_an_event(
+    make_harness: HarnessFactory, produced: ToolResult[Any], cause: str
+) -> None:
+    calls: list[EchoParams] = []
+
+    def handler(params: EchoParams, *, context: ToolContext) -> ToolResult[Any]:
+        calls.append(params)
+        return produced
+
+    odd = Tool[EchoParams, Any](name="odd", description="Odd value.", handler=handler)
+    harness = make_harness(odd)
+    result = harness.executor.execute(ToolCall("odd", '{"text": "x"}'))
+    event = assert_failed_and_recorded(harness, result, tool="odd", cause=cause)
+    assert calls == [EchoParams("x")], "the handler ran once"
+    assert event.params == EchoParams("x")
+    assert "do not call the tool again" in result.message
+    assert result.model_output() == result.message
+
+
+def test_a_hook_result_that_cannot_be_rendered_is_a_failed_result(
+    make_harness: HarnessFactory,
+) -> None:
+    def replace(ctx: ToolHookContext, args: dict[str, Any], call_next: Any) -> ToolResult[Any]:
+        call_next(args)
+        return ToolResult.ok(_BrokenRender())
+
+    harness = make_harness(echo, hooks=[replace])
+    result = harness.executor.execute(ToolCall("echo", '{"text": "x"}'))
+    assert_failed_and_recorded(harness, result, tool="echo", cause="template missing")

@@ -76,7 +76,10 @@ def render_value(value: object) -> str:
     cls = value.__class__
     renders, names, by_dict = _CLASSES.get(cls) or _class_facts(cls)
     if renders or getattr(value, "render", None) is not None:
-        return cast("ToolRenderableResult", value).render()
+        own: object = cast("ToolRenderableResult", value).render()
+        if not isinstance(own, str):
+            raise TypeError(f"{cls.__name__}.render returned {type(own).__name__}, not str")
+        return own
     if isinstance(value, str):
         return value
     # pydantic writes a dataclass as the mapping of its fields; given that

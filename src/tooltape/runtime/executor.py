@@ -42,6 +42,16 @@ _from_timestamp = datetime.fromtimestamp
 _AFTER_FAILURE = "Retry with different arguments, or continue without this tool."
 
 
+def _unrenderable(tool_name: str, exc: Exception) -> ToolResult[Any]:
+    """The failed result for a value whose rendering raised: the model never sees it."""
+    detail = str(exc).rstrip(". ") or "no details"
+    return ToolResult.error(
+        f"Tool {tool_name!r} ran, but its result could not be rendered as text: "
+        f"{type(exc).__name__}: {detail}. Continue without this result; "
+        "do not call the tool again for the same thing."
+    )
+
+
 def _failed(tool_name: str, exc: Exception) -> ToolResult[Any]:
     """The failed result for an exception raised by a handler or a hook."""
     detail = str(exc).rstrip(". ") or "no details"
@@ -346,14 +356,29 @@ class ToolExecutor:
         *,
         approval: bool = False,
     ) -> ToolResult[Any]:
+        try:
+            # ``render`` itself unless a subclass may have its own: one frame less per call.
+            if type(result) is ToolResult:
+                rendered = render_value(result.value)
+            else:
+                rendered = result.render()
+                if not isinstance(rendered, str):
+                    raise TypeError(
+                        f"{type(result).__name__}.render returned {type(rendered).__name__}, "
+                        "not str"
+                    )
+        except Exception as exc:
+            # The value cannot reach the model: the call failed, as if its handler had raised.
+            logger.warning("Tool %r result could not be rendered", name, exc_info=True)
+            result = _unrenderable(name, exc)
+            rendered = ""
         event = _event(
             self.prompt.name,
             self.adapter.name,
             name,
             params,
             result,
-            # ``render`` itself unless a subclass may have its own: one frame less per call.
-            render_value(result.value) if type(result) is ToolResult else result.render(),
+            rendered,
             call_id,
             source,
             self.provider,
