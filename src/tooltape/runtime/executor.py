@@ -122,7 +122,8 @@ class ToolExecutor:
     """Runs tool calls for one evaluation, under its hooks, and publishes ``ToolInvoked``.
 
     Whatever goes wrong (unknown tool, bad JSON, invalid arguments, a raising
-    handler or hook, a passed deadline) the caller gets a failed
+    handler or hook, a result that cannot be rendered as text, a passed
+    deadline) the caller gets a failed
     ``ToolResult`` whose message a model can act on, never an exception.
 
     Its attributes (``prompt``, ``adapter``, ``hooks``...) may be reassigned
