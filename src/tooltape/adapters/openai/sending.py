@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any, cast
 from urllib.parse import urlsplit, urlunsplit
@@ -37,20 +37,61 @@ def _body(http_response: Any) -> bytes | str:
     return cast("str", http_response.text)
 
 
+MAX_BODY_DEPTH = 200
+"""Deepest response body read: pydantic-core's own bound (real bodies nest ~15 deep)."""
+
+
+class UnreadableBodyError(ValueError):
+    """JSON the adapter will not read: nested too deep, or a number Python cannot convert."""
+
+
+def _deeper_than(tree: object, limit: int) -> bool:
+    """Whether ``tree`` nests more than ``limit`` containers deep (walked without recursion)."""
+    stack: list[tuple[object, int]] = [(tree, 1)]
+    while stack:
+        node, depth = stack.pop()
+        if isinstance(node, dict):
+            children: Iterable[object] = cast("dict[str, object]", node).values()
+        elif isinstance(node, list):
+            children = cast("list[object]", node)
+        else:
+            continue
+        if depth > limit:
+            return True
+        stack.extend((child, depth + 1) for child in children)
+    return False
+
+
 def read_json_body(raw: bytes | str) -> object:
     """The JSON value of a response body, parsed once, in Rust (``pydantic_core``).
 
     A body that parser refuses goes to the standard library's, which either
     accepts it (a lone surrogate escape) or raises ``json.JSONDecodeError``
     saying where it breaks; bytes that are not UTF-8 are read with
-    replacement characters, as the HTTP client's ``text`` would.
+    replacement characters, as the HTTP client's ``text`` would. JSON nested
+    deeper than ``MAX_BODY_DEPTH``, or holding an integer with more digits
+    than Python converts, raises ``UnreadableBodyError``: whatever reads the
+    body after this would recurse past Python's limit or fail on the number.
     """
     try:
         return from_json(raw)
-    except ValueError:
-        pass
+    except ValueError as error:
+        if "recursion limit exceeded" in str(error):
+            raise UnreadableBodyError(f"nested deeper than {MAX_BODY_DEPTH} levels") from None
     text = raw if isinstance(raw, str) else raw.decode("utf-8", errors="replace")
-    return json.loads(text)
+    try:
+        tree: object = json.loads(text)
+    except json.JSONDecodeError:
+        raise
+    except RecursionError:
+        raise UnreadableBodyError(f"nested deeper than {MAX_BODY_DEPTH} levels") from None
+    except ValueError:  # the int conversion limit (sys.get_int_max_str_digits)
+        raise UnreadableBodyError(
+            "a number has more digits than Python converts to an integer"
+        ) from None
+    if _deeper_than(tree, MAX_BODY_DEPTH):
+        raise UnreadableBodyError(f"nested deeper than {MAX_BODY_DEPTH} levels")
+    return tree
 
 
 @dataclass(frozen=True, slots=True)
@@ -142,6 +183,14 @@ class ResponseSender:
             text = body if isinstance(body, str) else body.decode("utf-8", errors="replace")
             raise PromptEvaluationError(
                 f"OpenAI returned a body that is not JSON ({exc.msg} at position {exc.pos}).",
+                prompt_name=prompt_name,
+                phase="parse",
+                provider_payload=text[:2000],
+            ) from exc
+        except UnreadableBodyError as exc:
+            text = body if isinstance(body, str) else body.decode("utf-8", errors="replace")
+            raise PromptEvaluationError(
+                f"OpenAI returned JSON that cannot be read safely ({exc}); it is not a Response.",
                 prompt_name=prompt_name,
                 phase="parse",
                 provider_payload=text[:2000],

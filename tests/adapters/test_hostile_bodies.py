@@ -1,0 +1,129 @@
+"""Hostile response bodies served by a real HTTP server on loopback.
+
+Every body here is synthetic: JSON a broken or hostile provider could send
+that the standard parsers refuse with something other than a JSON error
+(nesting past Python's recursion limit, an integer with more digits than
+Python converts). ``OpenAIAdapter.evaluate`` may raise nothing but
+``PromptEvaluationError`` for them.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any
+
+import openai
+import pytest
+
+from tooltape import (
+    MarkdownSection,
+    Prompt,
+    PromptEvaluationError,
+    PromptResponse,
+    Tool,
+    ToolContext,
+    ToolResult,
+)
+from tooltape.adapters.openai import OpenAIAdapter
+from tooltape.testing.provider.loopback import LoopbackProvider, LoopbackReply
+from tooltape.tools.mcp import HostedMcpConfig, hosted_mcp_tool
+
+FINAL = {
+    "id": "resp_final",
+    "object": "response",
+    "status": "completed",
+    "output": [
+        {
+            "type": "message",
+            "id": "msg_1",
+            "role": "assistant",
+            "status": "completed",
+            "content": [{"type": "output_text", "text": "Done.", "annotations": []}],
+        }
+    ],
+}
+
+
+@dataclass(frozen=True)
+class Count:
+    x: int
+
+
+def count(params: Count, *, context: ToolContext) -> ToolResult[int]:
+    return ToolResult.ok(params.x)
+
+
+def counting_prompt() -> Prompt[Any]:
+    tool = Tool[Count, int](name="count", description="Count.", handler=count)
+    docs = hosted_mcp_tool(
+        HostedMcpConfig(
+            server_label="docs", server_url="https://mcp.example/mcp", require_approval="never"
+        )
+    )
+    section = MarkdownSection(title="T", template="go", tools=[tool], hosted_tools=(docs,))
+    return Prompt(ns="tests", key="hostile", sections=[section])
+
+
+@pytest.fixture
+def provider() -> Iterator[LoopbackProvider]:
+    with LoopbackProvider() as server:
+        yield server
+
+
+def evaluate(provider: LoopbackProvider, *replies: LoopbackReply) -> PromptResponse[Any]:
+    provider.queue(*replies, LoopbackReply.json(FINAL))
+    client = openai.OpenAI(api_key="sk-loopback", base_url=provider.base_url, max_retries=0)
+    return OpenAIAdapter("gpt-5", client=client).evaluate(counting_prompt())
+
+
+def raw(body: bytes) -> LoopbackReply:
+    return LoopbackReply(200, body, "application/json")
+
+
+# Past pydantic-core's limit (it refuses the body, the standard parser gets a try), and
+# either past the standard parser's too or deep enough that walking it would be.
+DEEP_BODIES = {
+    "list-past-recursion-limit": b'{"id": "r1", "output": ' + b"[" * 5000 + b"]" * 5000 + b"}",
+    "object-past-recursion-limit": (
+        b'{"id": "r1", "output": [], "usage": ' + b'{"a": ' * 5000 + b"1" + b"}" * 5000 + b"}"
+    ),
+    # Deep enough for the standard parser, too deep for the readers after it.
+    "mcp-error-600-deep": (
+        b'{"id": "r1", "output": [{"type": "mcp_call", "id": "mcp_1", "server_label": "docs", '
+        b'"name": "search", "arguments": "{}", "status": "failed", "error": '
+        + b'{"a": ' * 600
+        + b"1"
+        + b"}" * 600
+        + b"}]}"
+    ),
+}
+
+
+@pytest.mark.parametrize("body", DEEP_BODIES.values(), ids=DEEP_BODIES.keys())
+def test_a_body_nested_past_the_parsers_depth_is_a_parse_error(
+    provider: LoopbackProvider, body: bytes
+) -> None:
+    with pytest.raises(PromptEvaluationError) as raised:
+        evaluate(provider, raw(body))
+    assert raised.value.phase == "parse"
+    assert "nested deeper than 200 levels" in str(raised.value)
+
+
+@pytest.mark.parametrize("where", ["id", "usage", "status"])
+def test_a_body_with_an_integer_too_long_to_convert_is_a_parse_error(
+    provider: LoopbackProvider, where: str
+) -> None:
+    body = b'{"output": [], "%s": %s}' % (where.encode(), b"9" * 5000)
+    with pytest.raises(PromptEvaluationError) as raised:
+        evaluate(provider, raw(body))
+    assert raised.value.phase == "parse"
+    assert "more digits than" in str(raised.value)
+    assert isinstance(raised.value.provider_payload, str)
+    assert raised.value.provider_payload.startswith('{"output": [], ')
+
+
+def test_a_body_a_little_deep_is_still_read(provider: LoopbackProvider) -> None:
+    body = json.dumps({**FINAL, "usage": {"detail": [[[[[[[[[[1]]]]]]]]]]}}).encode()
+    assert evaluate(provider, raw(body)).text == "Done."
