@@ -127,3 +127,58 @@ def test_a_body_with_an_integer_too_long_to_convert_is_a_parse_error(
 def test_a_body_a_little_deep_is_still_read(provider: LoopbackProvider) -> None:
     body = json.dumps({**FINAL, "usage": {"detail": [[[[[[[[[[1]]]]]]]]]]}}).encode()
     assert evaluate(provider, raw(body)).text == "Done."
+
+
+def function_call(arguments: str) -> dict[str, Any]:
+    return {
+        "type": "function_call",
+        "id": "fc_1",
+        "call_id": "call_1",
+        "name": "count",
+        "arguments": arguments,
+        "status": "completed",
+    }
+
+
+ARGUMENTS = {
+    "nested-past-recursion-limit": '{"x": ' + "[" * 5000 + "]" * 5000 + "}",
+    "integer-too-long": '{"x": ' + "9" * 5000 + "}",
+}
+
+
+@pytest.mark.parametrize("arguments", ARGUMENTS.values(), ids=ARGUMENTS.keys())
+def test_function_arguments_no_parser_can_read_fail_the_call_not_the_evaluation(
+    provider: LoopbackProvider, arguments: str
+) -> None:
+    reply = {"id": "r1", "status": "completed", "output": [function_call(arguments)]}
+    response = evaluate(provider, LoopbackReply.json(reply))
+
+    assert response.text == "Done."
+    (invoked,) = response.tool_invocations
+    assert not invoked.result.success
+    assert "Arguments are not valid JSON" in invoked.result.message
+    answer = provider.requests[1].json()["input"][-1]
+    assert answer["call_id"] == "call_1"
+    assert answer["output"] == invoked.result.message
+
+
+def test_hosted_call_arguments_no_parser_can_read_are_recorded_as_empty(
+    provider: LoopbackProvider,
+) -> None:
+    arguments = "[" * 5000 + "]" * 5000
+    item = {
+        "type": "mcp_call",
+        "id": "mcp_1",
+        "server_label": "docs",
+        "name": "search",
+        "arguments": arguments,
+        "output": "found",
+        "status": "completed",
+    }
+    reply = {**FINAL, "output": [item, *FINAL["output"]]}
+    response = evaluate(provider, LoopbackReply.json(reply))
+
+    (invoked,) = response.tool_invocations
+    assert invoked.result.success
+    assert invoked.params.name == "search"
+    assert invoked.params.arguments == {}

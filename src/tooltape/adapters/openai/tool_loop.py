@@ -114,7 +114,9 @@ class ToolLoop:
             return text
         try:
             parsed: object = json.loads(text)
-        except json.JSONDecodeError:
+        except (ValueError, RecursionError):
+            # Not JSON, nested past Python's limit, or a number Python will not convert:
+            # the executor's parser refuses the text too, and the call fails saying why.
             return text
         if not isinstance(parsed, dict):
             return text

@@ -39,7 +39,7 @@ class FunctionCodec:
         if isinstance(raw, str):
             try:
                 raw = json.loads(raw) if raw.strip() else {}
-            except ValueError:
+            except (ValueError, RecursionError):  # RecursionError: nested past Python's limit
                 return {}
         return dict(raw) if isinstance(raw, dict) else {}  # pyright: ignore[reportUnknownArgumentType]
 

@@ -94,7 +94,7 @@ def json_object(raw: str | None) -> dict[str, object]:
         return {}
     try:
         decoded: object = json.loads(raw)
-    except ValueError:
+    except (ValueError, RecursionError):  # RecursionError: nested past Python's limit
         return {}
     return cast("dict[str, object]", decoded) if isinstance(decoded, dict) else {}
 
