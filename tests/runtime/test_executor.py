@@ -469,3 +469,42 @@ def test_a_hook_result_that_cannot_be_rendered_is_a_failed_result(
     harness = make_harness(echo, hooks=[replace])
     result = harness.executor.execute(ToolCall("echo", '{"text": "x"}'))
     assert_failed_and_recorded(harness, result, tool="echo", cause="template missing")
+
+
+class _Unprintable(Exception):
+    """An exception whose text cannot be had: ``str()`` of it raises."""
+
+    def __str__(self) -> str:
+        raise RuntimeError("no text for this one")
+
+
+def _raise_unprintable(*_args: object, **_kwargs: object) -> Any:
+    raise _Unprintable
+
+
+def test_a_handler_exception_without_text_still_names_its_class(
+    make_harness: HarnessFactory,
+) -> None:
+    def handler(params: EchoParams, *, context: ToolContext) -> ToolResult[Any]:
+        raise _Unprintable
+
+    odd = Tool[EchoParams, Any](name="odd", description="Odd error.", handler=handler)
+    harness = make_harness(odd)
+    result = harness.executor.execute(ToolCall("odd", '{"text": "x"}'))
+    assert_failed_and_recorded(harness, result, tool="odd", cause="_Unprintable")
+
+
+def test_a_hook_exception_without_text_is_a_failed_result(make_harness: HarnessFactory) -> None:
+    harness = make_harness(echo, hooks=[_raise_unprintable])
+    result = harness.executor.execute(ToolCall("echo", '{"text": "x"}'))
+    assert_failed_and_recorded(harness, result, tool="echo", cause="_Unprintable")
+
+
+def test_a_provider_call_hook_exception_without_text_is_a_failed_result(
+    make_harness: HarnessFactory,
+) -> None:
+    harness = make_harness(echo, hooks=[_raise_unprintable])
+    result = harness.executor.record_provider_call(
+        name="web_search", call_id="ws_9", params={}, result=ToolResult.ok(1), kind="web_search"
+    )
+    assert_failed_and_recorded(harness, result, tool="web_search", cause="_Unprintable")

@@ -42,9 +42,18 @@ _from_timestamp = datetime.fromtimestamp
 _AFTER_FAILURE = "Retry with different arguments, or continue without this tool."
 
 
+def _detail(exc: Exception) -> str:
+    """``str(exc)`` for a message, or a stand-in when even that raises (user code's ``__str__``)."""
+    try:
+        text = str(exc)
+    except Exception:
+        return "its message could not be read"
+    return text.rstrip(". ") or "no details"
+
+
 def _unrenderable(tool_name: str, exc: Exception) -> ToolResult[Any]:
     """The failed result for a value whose rendering raised: the model never sees it."""
-    detail = str(exc).rstrip(". ") or "no details"
+    detail = _detail(exc)
     return ToolResult.error(
         f"Tool {tool_name!r} ran, but its result could not be rendered as text: "
         f"{type(exc).__name__}: {detail}. Continue without this result; "
@@ -54,7 +63,7 @@ def _unrenderable(tool_name: str, exc: Exception) -> ToolResult[Any]:
 
 def _failed(tool_name: str, exc: Exception) -> ToolResult[Any]:
     """The failed result for an exception raised by a handler or a hook."""
-    detail = str(exc).rstrip(". ") or "no details"
+    detail = _detail(exc)
     return ToolResult.error(
         f"Tool {tool_name!r} failed: {type(exc).__name__}: {detail}. {_AFTER_FAILURE}"
     )
