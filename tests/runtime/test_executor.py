@@ -508,3 +508,39 @@ def test_a_provider_call_hook_exception_without_text_is_a_failed_result(
         name="web_search", call_id="ws_9", params={}, result=ToolResult.ok(1), kind="web_search"
     )
     assert_failed_and_recorded(harness, result, tool="web_search", cause="_Unprintable")
+
+
+@dataclass(frozen=True, slots=True)
+class _NoOutputResult(ToolResult[Any]):
+    """A result class whose own ``model_output`` raises: nothing can go back to the model."""
+
+    def model_output(self) -> str:
+        raise LookupError("output template missing")
+
+
+@dataclass(frozen=True, slots=True)
+class _NumberOutputResult(ToolResult[Any]):
+    """A result class whose own ``model_output`` answers with something that is not text."""
+
+    def model_output(self) -> str:
+        return 42  # type: ignore[return-value]
+
+
+@pytest.mark.parametrize(
+    ("produced", "cause"),
+    [
+        pytest.param(_NoOutputResult(message="m", value=1), "output template missing", id="raises"),
+        pytest.param(_NumberOutputResult(message="m", value=1), "int", id="not-text"),
+    ],
+)
+def test_a_result_whose_model_output_fails_is_a_failed_result_and_an_event(
+    make_harness: HarnessFactory, produced: ToolResult[Any], cause: str
+) -> None:
+    def handler(params: EchoParams, *, context: ToolContext) -> ToolResult[Any]:
+        return produced
+
+    odd = Tool[EchoParams, Any](name="odd", description="Odd output.", handler=handler)
+    harness = make_harness(odd)
+    result = harness.executor.execute(ToolCall("odd", '{"text": "x"}'))
+    assert_failed_and_recorded(harness, result, tool="odd", cause=cause)
+    assert result.model_output() == result.message

@@ -377,6 +377,13 @@ class ToolExecutor:
                         f"{type(result).__name__}.render returned {type(rendered).__name__}, "
                         "not str"
                     )
+                # A subclass may also say what goes back to the model its own way.
+                output: object = result.model_output()
+                if not isinstance(output, str):
+                    raise TypeError(
+                        f"{type(result).__name__}.model_output returned "
+                        f"{type(output).__name__}, not str"
+                    )
         except Exception as exc:
             # The value cannot reach the model: the call failed, as if its handler had raised.
             logger.warning("Tool %r result could not be rendered", name, exc_info=True)
