@@ -62,7 +62,10 @@ def _on_path(folder: Path) -> Generator[None, None, None]:
 
 
 def _import_file(spec: str, module: str) -> ModuleType:
-    path = Path(module).resolve()
+    try:
+        path = Path(module).resolve()
+    except (OSError, RuntimeError) as exc:  # RuntimeError: a symlink loop (Python < 3.13)
+        raise CliError(f"{spec!r}: {module} cannot be resolved ({exc}); check the path") from None
     if not path.is_file():
         raise CliError(f"{spec!r}: no file {path}; check the path (relative to {Path.cwd()})")
     name = f"_tooltape_specs_{path.stem}_{next(_counter)}"

@@ -123,7 +123,7 @@ def display_path(path: Path) -> str:
     """``path`` relative to the current directory when it lies inside it."""
     try:
         relative = path.resolve().relative_to(Path.cwd().resolve())
-    except (ValueError, OSError):
+    except (ValueError, OSError, RuntimeError):  # RuntimeError: a symlink loop (Python < 3.13)
         return str(path)
     return str(relative) if str(relative) != "." else "."
 

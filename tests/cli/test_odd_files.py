@@ -1,0 +1,56 @@
+"""The ``tooltape`` command on files that are not plain cassettes: symlink loops, pipes.
+
+Each case runs the installed command in a subprocess, as a user does, with a
+timeout: a traceback, a hang or exit 0 on a broken input is a failure.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+
+def tooltape(*argv: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "NO_COLOR": "1"}
+    return subprocess.run(
+        [sys.executable, "-m", "tooltape.cli", *argv],
+        cwd=cwd,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+
+
+def symlink_loop(folder: Path) -> Path:
+    """``a.json -> b.json -> a.json``; returns ``a.json``."""
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / "a.json").symlink_to("b.json")
+    (folder / "b.json").symlink_to("a.json")
+    return folder / "a.json"
+
+
+@pytest.mark.parametrize("command", ["lint", "check"])
+def test_a_symlink_loop_among_the_cassettes_is_a_finding_not_a_traceback(
+    tmp_path: Path, command: str
+) -> None:
+    symlink_loop(tmp_path / "cassettes")
+    done = tooltape(command, "cassettes", cwd=tmp_path)
+    assert "Traceback" not in done.stdout + done.stderr
+    assert done.returncode == 1, done.stdout + done.stderr
+    assert "a.json" in done.stdout
+
+
+def test_specs_of_a_module_file_in_a_symlink_loop_names_it(tmp_path: Path) -> None:
+    (tmp_path / "a.py").symlink_to("b.py")
+    (tmp_path / "b.py").symlink_to("a.py")
+    done = tooltape("specs", "a.py:PROMPT", cwd=tmp_path)
+    assert "Traceback" not in done.stdout + done.stderr
+    assert done.returncode == 1
+    assert "tooltape specs: error: 'a.py:PROMPT': a.py cannot be resolved" in done.stderr
+    assert "ymlink loop" in done.stderr
