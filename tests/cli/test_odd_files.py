@@ -22,7 +22,7 @@ def tooltape(*argv: str, cwd: Path) -> subprocess.CompletedProcess[str]:
         env=env,
         capture_output=True,
         text=True,
-        timeout=60,
+        timeout=30,
         check=False,
     )
 
@@ -54,3 +54,19 @@ def test_specs_of_a_module_file_in_a_symlink_loop_names_it(tmp_path: Path) -> No
     assert done.returncode == 1
     assert "tooltape specs: error: 'a.py:PROMPT': a.py cannot be resolved" in done.stderr
     assert "ymlink loop" in done.stderr
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="named pipes are POSIX")
+@pytest.mark.parametrize(
+    "argv", [("lint", "cassettes"), ("check", "cassettes"), ("inspect", "cassettes/pipe.json")]
+)
+def test_a_named_pipe_where_a_cassette_would_be_is_refused_without_waiting_on_it(
+    tmp_path: Path, argv: tuple[str, ...]
+) -> None:
+    (tmp_path / "cassettes").mkdir()
+    os.mkfifo(tmp_path / "cassettes" / "pipe.json")  # opening it for reading blocks for ever
+    done = tooltape(*argv, cwd=tmp_path)
+    assert "Traceback" not in done.stdout + done.stderr
+    assert done.returncode == 1, done.stdout + done.stderr
+    assert "pipe.json" in done.stdout + done.stderr
+    assert "not a regular file" in done.stdout + done.stderr

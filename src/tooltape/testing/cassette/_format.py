@@ -8,6 +8,7 @@ name, body trees in their original key order.
 from __future__ import annotations
 
 import json
+import stat
 from collections.abc import Mapping
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
@@ -253,6 +254,14 @@ def load_cassette(path: Path | str) -> Cassette:
     """
     where = Path(path)
     try:
+        mode = where.stat().st_mode
+        if not (stat.S_ISREG(mode) or stat.S_ISDIR(mode)):
+            # Reading a named pipe waits for a writer, for ever; a device may never end.
+            raise CassetteError(
+                where,
+                "not a regular file (a named pipe, socket or device)",
+                hint="replace it with the cassette file, or move it out of the cassette folder",
+            )
         data = where.read_bytes()
     except FileNotFoundError:
         raise CassetteError(
