@@ -124,3 +124,16 @@ def test_a_value_given_twice_must_agree(tmp_path: Path) -> None:
         'tooltape_cassette_dir = "a"\n',
     )
     assert load_settings(same).cassette_dir == Path("a")
+
+
+@pytest.mark.parametrize("value", ["5", '"tests/cassettes"', '["cassettes"]'])
+def test_a_tooltape_key_that_is_not_a_table_is_an_error_not_ignored(
+    tmp_path: Path, value: str
+) -> None:
+    root = _project(tmp_path, f"[tool]\ntooltape = {value}\n")
+    with pytest.raises(SettingsError) as caught:
+        load_settings(root)
+    message = str(caught.value)
+    assert str(root / "pyproject.toml") in message
+    assert "tool.tooltape must be a table" in message
+    assert "[tool.tooltape]" in message
