@@ -70,3 +70,12 @@ def test_a_named_pipe_where_a_cassette_would_be_is_refused_without_waiting_on_it
     assert done.returncode == 1, done.stdout + done.stderr
     assert "pipe.json" in done.stdout + done.stderr
     assert "not a regular file" in done.stdout + done.stderr
+
+
+@pytest.mark.parametrize("command", ["lint", "check"])
+def test_a_cassette_dir_no_path_can_hold_is_a_settings_error(tmp_path: Path, command: str) -> None:
+    (tmp_path / "pyproject.toml").write_text('[tool.tooltape]\ncassette_dir = "a\\u0000b"\n')
+    done = tooltape(command, cwd=tmp_path)
+    assert "Traceback" not in done.stdout + done.stderr
+    assert done.returncode == 2
+    assert "pyproject.toml: cassette_dir" in done.stderr

@@ -71,6 +71,7 @@ secret_patterns = ["acme_[0-9a-f]{32}"]
         ('required_kinds = "mcp"', ["required_kinds must be a list", 'required_kinds = ["mcp"]']),
         ('strict = "yes"', ["strict must be true or false"]),
         ('model = ""', ["model must be a non-empty string"]),
+        ('cassette_dir = "cass\\u0000ettes"', ["cassette_dir", "NUL character"]),
         ("[tool.tooltape.scrub]\nsafe_header = []", ["'safe_header'", "safe_headers"]),
         ('[tool.tooltape.scrub]\nsecret_patterns = ["("]', ["secret_patterns", "'('"]),
     ],

@@ -125,6 +125,13 @@ def _string(value: object, where: str, key: str) -> str:
     return value.strip()
 
 
+def _folder(value: object, where: str, key: str) -> Path:
+    text = _string(value, where, key)
+    if "\0" in text:  # no file system takes one; os calls raise ValueError on it
+        raise SettingsError(f"{where}: {key} holds a NUL character; give a folder path")
+    return Path(text)
+
+
 def _unknown(keys: Sequence[str], known: Sequence[str], where: str, table: str) -> None:
     unknown = [key for key in keys if key not in known]
     if unknown:
@@ -157,7 +164,7 @@ def _from_table(root: Path, source: Path, table: Mapping[str, object]) -> Projec
     settings = ProjectSettings(root=root, source=source)
     for key, value in table.items():
         if key == "cassette_dir":
-            settings = replace(settings, cassette_dir=Path(_string(value, where, key)))
+            settings = replace(settings, cassette_dir=_folder(value, where, key))
         elif key == "model":
             settings = replace(settings, model=_string(value, where, key))
         elif key == "strict":
@@ -234,7 +241,7 @@ def _merge_ini(settings: ProjectSettings, table: Mapping[str, object]) -> Projec
                 )
             continue
         if name == "cassette_dir":
-            settings = replace(settings, cassette_dir=Path(_string(value, str(path), option)))
+            settings = replace(settings, cassette_dir=_folder(value, str(path), option))
         elif name == "model":
             settings = replace(settings, model=_string(value, str(path), option))
         else:
