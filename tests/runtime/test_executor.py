@@ -544,3 +544,44 @@ def test_a_result_whose_model_output_fails_is_a_failed_result_and_an_event(
     result = harness.executor.execute(ToolCall("odd", '{"text": "x"}'))
     assert_failed_and_recorded(harness, result, tool="odd", cause=cause)
     assert result.model_output() == result.message
+
+
+@pytest.mark.parametrize("message", [5, None, ["a list"]], ids=["int", "none", "list"])
+def test_a_result_whose_message_is_not_text_is_a_failed_result(
+    make_harness: HarnessFactory, message: object
+) -> None:
+    def handler(params: NoParams, *, context: ToolContext) -> ToolResult[Any]:
+        return ToolResult(message=message, success=False)  # type: ignore[arg-type]
+
+    odd = Tool[NoParams, Any](name="odd", description="Odd message.", handler=handler)
+    harness = make_harness(odd)
+    result = harness.executor.execute(ToolCall("odd", "{}"))
+    assert_failed_and_recorded(harness, result, tool="odd", cause=type(message).__name__)
+    assert isinstance(result.model_output(), str)
+
+
+class _FailingBus:
+    """An event bus of a project's own whose ``publish`` raises."""
+
+    def __init__(self) -> None:
+        self.seen: list[object] = []
+
+    def subscribe(self, event_type: type, handler: Any) -> None:
+        pass
+
+    def publish(self, event: object) -> None:
+        self.seen.append(event)
+        raise ConnectionError("event store is down")
+
+
+def test_a_bus_that_fails_to_publish_does_not_fail_the_call(
+    make_harness: HarnessFactory, caplog: pytest.LogCaptureFixture
+) -> None:
+    harness = make_harness(echo)
+    bus = _FailingBus()
+    harness.executor.bus = bus
+    result = harness.executor.execute(ToolCall("echo", '{"text": "hi"}'))
+    assert result.success and result.value == Echoed("hi")
+    [event] = bus.seen
+    assert harness.executor.invocations == [event], "the executor keeps the event"
+    assert "event store is down" in caplog.text

@@ -101,6 +101,18 @@ def parse_arguments(arguments: str | Mapping[str, Any]) -> ToolArgs:
     return parsed
 
 
+def _subclass_text(result: ToolResult[Any]) -> str:
+    """A result subclass's ``render()``, once its ``model_output()`` is text too."""
+    rendered = result.render()
+    if not isinstance(rendered, str):
+        raise TypeError(f"{type(result).__name__}.render returned {type(rendered).__name__}")
+    # A subclass may also say what goes back to the model its own way.
+    output: object = result.model_output()
+    if not isinstance(output, str):
+        raise TypeError(f"{type(result).__name__}.model_output returned {type(output).__name__}")
+    return rendered
+
+
 # One of each per call: built without their frozen ``__init__`` (see frozen_build).
 _event = positional_builder(ToolInvoked)
 _hook_context = positional_builder(ToolHookContext)
@@ -370,20 +382,11 @@ class ToolExecutor:
             # ``render`` itself unless a subclass may have its own: one frame less per call.
             if type(result) is ToolResult:
                 rendered = render_value(result.value)
+                message = result.message
+                if type(message) is not str and not isinstance(message, str):
+                    raise TypeError(f"its message is {type(message).__name__}, not str")
             else:
-                rendered = result.render()
-                if not isinstance(rendered, str):
-                    raise TypeError(
-                        f"{type(result).__name__}.render returned {type(rendered).__name__}, "
-                        "not str"
-                    )
-                # A subclass may also say what goes back to the model its own way.
-                output: object = result.model_output()
-                if not isinstance(output, str):
-                    raise TypeError(
-                        f"{type(result).__name__}.model_output returned "
-                        f"{type(output).__name__}, not str"
-                    )
+                rendered = _subclass_text(result)
         except Exception as exc:
             # The value cannot reach the model: the call failed, as if its handler had raised.
             logger.warning("Tool %r result could not be rendered", name, exc_info=True)
@@ -408,5 +411,9 @@ class ToolExecutor:
         if type(bus) is InProcessEventBus:
             bus.notify(event)  # the same delivery, without a PublishResult nobody reads
         else:
-            bus.publish(event)
+            try:
+                bus.publish(event)
+            except Exception:
+                # A bus of the project's own failed: the call itself still succeeded.
+                logger.exception("Event bus %r failed to publish ToolInvoked for %r", bus, name)
         return result
