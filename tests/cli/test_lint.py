@@ -413,3 +413,16 @@ def test_a_hostile_cassette_is_an_unreadable_finding(
     run = cli("lint")
     assert run.code == 1
     assert "unreadable" in run.out and "refused: nested deeper than" in run.out
+
+
+@pytest.mark.parametrize("command", ["lint", "check"])
+def test_a_cassette_dir_that_is_a_file_is_a_usage_error(
+    cli: Callable[..., Run], tmp_path: Path, monkeypatch: pytest.MonkeyPatch, command: str
+) -> None:
+    (tmp_path / "pyproject.toml").write_text('[tool.tooltape]\ncassette_dir = "recorded"\n')
+    (tmp_path / "recorded").write_text("not a folder")
+    monkeypatch.chdir(tmp_path)
+    run = cli(command)
+    assert run.code == 2, run.out
+    assert "recorded" in run.err and "is not a folder" in run.err
+    assert "pyproject.toml" in run.err, "it says where the setting came from"

@@ -76,6 +76,12 @@ def cassette_folder(argument: str | None, *, command: str, allow_bundled: bool) 
     settings = project_settings()
     if settings.cassette_path.is_dir():
         return CassetteFolder(_relative(settings.cassette_path), "project")
+    if settings.cassette_path.exists():  # a file where the folder should be
+        raise UsageError(
+            f"cassette folder {display_path(_relative(settings.cassette_path))} "
+            f"({_chosen(settings)}) is not a folder: point cassette_dir at a folder, "
+            f"or pass the folder (e.g. `tooltape {command} tests/cassettes`)"
+        )
     if project_root() is not None and settings.cassette_path.parent.is_dir():
         # A project that has recorded nothing yet: its folder is empty, not an error,
         # so a first CI run passes before the first recording.
@@ -84,14 +90,17 @@ def cassette_folder(argument: str | None, *, command: str, allow_bundled: bool) 
         bundled = bundled_cassettes() if allow_bundled else None
         if bundled is not None:
             return CassetteFolder(bundled, "bundled")
-    chosen = (
-        f"cassette_dir from {settings.source}" if settings.source is not None else "the default"
-    )
     raise UsageError(
-        f"no cassette folder {display_path(_relative(settings.cassette_path))} ({chosen}): "
+        f"no cassette folder {display_path(_relative(settings.cassette_path))} "
+        f"({_chosen(settings)}): "
         "record a test first (`pytest --record-mode=once`), fix the setting, or pass the "
         f"folder (e.g. `tooltape {command} tests/cassettes`)"
     )
+
+
+def _chosen(settings: ProjectSettings) -> str:
+    """Where the cassette folder was named, for an error about it."""
+    return f"cassette_dir from {settings.source}" if settings.source is not None else "the default"
 
 
 def _relative(path: Path) -> Path:
