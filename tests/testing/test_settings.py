@@ -74,6 +74,8 @@ secret_patterns = ["acme_[0-9a-f]{32}"]
         ('cassette_dir = "cass\\u0000ettes"', ["cassette_dir", "NUL character"]),
         ("[tool.tooltape.scrub]\nsafe_header = []", ["'safe_header'", "safe_headers"]),
         ('[tool.tooltape.scrub]\nsecret_patterns = ["("]', ["secret_patterns", "'('"]),
+        ('[tool.tooltape.scrub]\nsecret_patterns = [""]', ["secret_patterns", "matches empty"]),
+        ('[tool.tooltape.scrub]\nsecret_patterns = ["k?"]', ["'k?'", "matches empty"]),
     ],
 )
 def test_a_bad_key_names_the_file_the_key_and_the_fix(

@@ -149,12 +149,18 @@ def _scrub(value: object, where: str) -> ScrubSettings:
     values = {key: _strings(item, where, f"scrub.{key}") for key, item in table.items()}
     for pattern in values.get("secret_patterns", ()):
         try:
-            re.compile(pattern)
+            compiled = re.compile(pattern)
         except re.error as exc:
             raise SettingsError(
                 f"{where}: scrub.secret_patterns entry {pattern!r} is not a regular "
                 f"expression ({exc})"
             ) from exc
+        if compiled.search("") is not None:
+            raise SettingsError(
+                f"{where}: scrub.secret_patterns entry {pattern!r} matches empty text, "
+                "so it would match everywhere; give the shape of the secret "
+                '(e.g. "acme_[0-9a-f]{32}")'
+            )
     return ScrubSettings(**values)  # pyright: ignore[reportArgumentType]
 
 
