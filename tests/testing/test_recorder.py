@@ -19,6 +19,7 @@ from tooltape.testing.cassette import JsonBody, load_cassette
 from tooltape.testing.provider.loopback import LoopbackProvider, LoopbackReply
 from tooltape.testing.settings import ScrubSettings
 from tooltape.testing.vcr import TooltapeSerializer, record_hooks
+from tooltape.testing.vcr.options import VcrOptionError
 from tooltape.testing.vcr.recorder import configure_vcr
 
 # Synthetic, key-shaped (not a real key).
@@ -241,3 +242,35 @@ def test_a_compressed_reply_is_recorded_decoded_as_vcrpy_decodes_it(
         replayed = _post(base_url, {"input": "hi"})
     assert replayed.json() == REPLY
     assert replayed.headers["content-length"] == str(len(replayed.content))
+
+
+def test_decode_compressed_response_turned_off_is_refused_by_name(tmp_path: Path) -> None:
+    recorder = configure_vcr(vcr.VCR(record_mode="once"))
+    with (
+        pytest.raises(VcrOptionError, match=r"decode_compressed_response=False.*remove"),
+        recorder.use_cassette(str(tmp_path / "exchange.json"), decode_compressed_response=False),
+    ):
+        pass
+    assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize(
+    "match_on",
+    [("method", "path", "body"), ("method", "uri", "raw_body")],
+    ids=["body", "raw_body"],
+)
+def test_a_projects_body_matcher_is_tooltapes_field_diff(
+    tmp_path: Path, match_on: tuple[str, ...]
+) -> None:
+    path = tmp_path / "exchange.json"
+    base_url = _record(path, {"model": "gpt-5", "input": "hi", "metadata": {"run_id": "r1"}})
+    recorder = configure_vcr(vcr.VCR(record_mode="none", match_on=match_on))
+    # run_id is volatile for tooltape's body comparison, on the recorder and on a cassette
+    with recorder.use_cassette(str(path)):
+        _post(base_url, {"model": "gpt-5", "input": "hi", "metadata": {"run_id": "r2"}})
+    with (
+        recorder.use_cassette(str(path), match_on=match_on),
+        pytest.raises(CannotOverwriteExistingCassetteException) as refused,
+    ):
+        _post(base_url, {"model": "gpt-5-mini", "input": "hi"})
+    assert '~ model: "gpt-5" -> "gpt-5-mini"' in str(refused.value)

@@ -172,3 +172,27 @@ def test_a_volatile_array_index_never_splits_equal_documents(
     assert diff_json(one, other, volatile=[pattern]) == ()
     assert match_key(one, volatile=[pattern]) == match_key(other, volatile=[pattern])
     assert matching.match_key(one) != matching.match_key(other)
+
+
+def test_a_projects_own_load_hook_runs_and_the_cassette_is_still_indexed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    turns = 20
+    path = _write(tmp_path / "long.json", [_pair(_turn(i), f"resp_{i}") for i in range(turns)])
+    loaded: list[str] = []
+
+    def remember(request: Any, response: Any) -> tuple[Any, Any]:
+        loaded.append(request.method)
+        return request, response
+
+    diffs = _counting(monkeypatch)
+    recorder = configure_vcr(vcr.VCR(record_mode="none"))
+    with (
+        recorder.use_cassette(str(path), after_load_interaction=remember) as cassette,
+        httpx2.Client() as client,
+    ):
+        answers = [_post(client, _turn(i)) for i in range(turns)]
+    assert answers == [f"resp_{i}" for i in range(turns)]
+    assert loaded == ["POST"] * turns
+    assert "_responses" in vars(cassette)
+    assert len(diffs) <= 2 * turns

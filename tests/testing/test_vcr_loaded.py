@@ -229,8 +229,13 @@ def test_every_client_plays_the_recorded_bytes(
         assert played.all_played
 
 
+@pytest.mark.parametrize(
+    "options",
+    [{}, {"decode_compressed_response": True}],
+    ids=["tooltape's options", "decoding asked for too"],
+)
 def test_loading_writes_no_response_and_playing_writes_the_one_played(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, options: dict[str, Any]
 ) -> None:
     written: list[object] = []
     original = loaded._body_bytes
@@ -244,7 +249,7 @@ def test_loading_writes_no_response_and_playing_writes_the_one_played(
     cassette = load_cassette(path)
     requests_bodies = [i.request.body for i in cassette.interactions]
     stream = cassette.interactions[1].response.body
-    with _replayer().use_cassette(str(path), allow_playback_repeats=True) as played:
+    with _replayer().use_cassette(str(path), allow_playback_repeats=True, **options) as played:
         # vcrpy has deep-copied every response and run the recording hook on it
         assert written == requests_bodies
         assert _httpx2("stream")[1] == _STREAM

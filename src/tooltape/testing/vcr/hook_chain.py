@@ -7,7 +7,8 @@ a project filtering its own requests would otherwise switch tooltape's
 scrubbing off. :class:`ScrubbedLast` takes the recorder's place in building a
 cassette's options and chains the hooks instead, as vcrpy chains its own
 filters: each hook gets what the one before returned, and one that returns
-``None`` drops the interaction.
+``None`` drops the interaction. The cassette's other options pass through
+``tooltape.testing.vcr.options`` first (matchers, decoding, load hooks).
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any, cast
 
+from tooltape.testing.vcr.options import tooltape_options
 from tooltape.testing.vcr.record_hooks import ScrubHooks, decode_compressed_response
 
 __all__ = ["ScrubbedLast", "scrub_last"]
@@ -47,6 +49,7 @@ class ScrubbedLast:
 
     def __call__(self, **options: Any) -> dict[str, Any]:
         recorder = self.recorder
+        options = tooltape_options(options, recorder.match_on)
         # vcrpy's precedence: before_record_request, its older name, the recorder's.
         own = options.pop("before_record", recorder.before_record_request)
         own = options.pop("before_record_request", own)

@@ -19,8 +19,8 @@ from typing import Any, cast
 from tooltape.testing.cassette._policy import scrub_policy
 from tooltape.testing.settings import ScrubSettings
 from tooltape.testing.vcr.hook_chain import scrub_last
-from tooltape.testing.vcr.index import index_requests
 from tooltape.testing.vcr.matchers import make_body_matcher, path_matcher
+from tooltape.testing.vcr.options import VCRPY_MATCH_ON, tooltape_matchers, with_index
 from tooltape.testing.vcr.persistence import TooltapePersister, TooltapeSerializer
 from tooltape.testing.vcr.record_hooks import ScrubHooks
 
@@ -82,7 +82,10 @@ def configure_vcr(
       scrubbing on what they return;
     - requests match on method, API path and a semantic JSON body comparison
       that ignores the ``volatile`` fields (``metadata.run_id``), unless a
-      ``body_matcher`` replaces that comparison;
+      ``body_matcher`` replaces that comparison; a recorder (or a cassette)
+      given a ``match_on`` of its own keeps it, with vcrpy's ``body`` /
+      ``raw_body`` and ``path`` read as tooltape's
+      (``tooltape.testing.vcr.options``);
     - a loaded cassette indexes its recorded requests by what the matchers
       compare (``tooltape.testing.vcr.index``), so a request is compared only
       with the recorded ones that may match it;
@@ -101,18 +104,9 @@ def configure_vcr(
     matcher = body_matcher or make_body_matcher(volatile, name="tooltape_body")
     recorder.register_matcher("tooltape_body", matcher)
     recorder.register_matcher("tooltape_path", path_matcher)
-    recorder.match_on = MATCH_ON
+    own = tuple(cast("Sequence[str]", recorder.match_on))
+    recorder.match_on = MATCH_ON if own == VCRPY_MATCH_ON else tooltape_matchers(own)
     skipped = tuple(cast("Sequence[str]", getattr(recorder, "skip_patchers", None) or ()))
     recorder.skip_patchers = (*skipped, *(n for n in absent_patchers() if n not in skipped))
-    after_load: object = getattr(recorder, "after_load_interaction", None)
-    if after_load is None:
-        recorder.after_load_interaction = (index_requests,)
-    else:
-        listed = (
-            tuple(cast("Sequence[object]", after_load))
-            if isinstance(after_load, (list, tuple))
-            else (after_load,)
-        )
-        if index_requests not in listed:
-            recorder.after_load_interaction = (*listed, index_requests)
+    recorder.after_load_interaction = with_index(getattr(recorder, "after_load_interaction", None))
     return recorder
