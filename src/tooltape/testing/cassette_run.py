@@ -22,6 +22,13 @@ class CassetteRun:
     module: PurePosixPath
     """The test module's path from rootdir without ``.py``: its cassettes' folder."""
     record_mode: str
+    """The record mode pytest-recording uses for the test (``rewrite`` included)."""
+    record_mode_from: str | None = None
+    """Where ``record_mode`` was pinned over ``--record-mode`` (``vcr_config``, the vcr
+    mark), ``None`` when it came from the command line."""
+    pytest_recording_dir: str = ""
+    """pytest-recording's own cassette folder for the test (empty: not known): a recorder
+    given another one was given it by the project."""
     cassette_path: Path | None = None
     source: CassetteSource | None = None
     failed: bool = False

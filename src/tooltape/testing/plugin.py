@@ -13,6 +13,17 @@
   before they are written, written atomically, and only when the test passed.
   Hooks a project names in ``vcr_config`` (``before_record_request``,
   ``before_record_response``) run first; the scrubbing runs on what they return.
+- A project's other pytest-recording options (``vcr_config``, ``vcr`` marks,
+  ``pytest_recording_configure``) are honoured or refused by name, never
+  dropped: vcrpy's filters run before the scrubbing; ``match_on`` keeps its
+  matchers with ``body`` / ``raw_body`` / ``path`` read as tooltape's;
+  ``record_mode`` there wins over ``--record-mode`` as pytest-recording has it
+  (``rewrite`` included); a ``vcr_cassette_dir`` fixture or
+  ``default_cassette_name`` of the project's own places the cassette;
+  ``serializer``, ``persister`` (option or ``register_persister``), a
+  ``path_transformer`` not ending in ``.json`` and
+  ``decode_compressed_response=False`` are refused
+  (``tooltape.testing.cassette_options``, ``tooltape.testing.vcr.options``).
 - Requests match on method, API path and a semantic JSON body comparison;
   a mismatch shows a field-level diff. Imported cassettes (recorded by another
   client) match on method and path only. Interactions left unplayed fail the
@@ -32,6 +43,14 @@ import openai
 import pytest
 
 from tooltape.testing.cassette import scrub_policy
+from tooltape.testing.cassette_options import (
+    VcrOptionError,
+    default_recording_dir,
+    pinned_note,
+    project_options,
+    projects_own_folder,
+    refuse_recorder_bypasses,
+)
 from tooltape.testing.cassette_run import (
     CASSETTE_RUN,
     CassetteRun,
@@ -138,11 +157,37 @@ def pytest_runtest_setup(item: pytest.Item) -> Generator[None, None, None]:
         record_mode=item.config.getoption("--record-mode") or "none",
         provenance=options.get("provenance"),
         volatile=(volatile,) if isinstance(volatile, str) else tuple(volatile),
+        pytest_recording_dir=default_recording_dir(item),
     )
     item.config.stash[CASSETTE_RUN] = item.stash[CASSETTE_RUN]
     return (yield)
 
 
+@pytest.hookimpl(wrapper=True)
+def pytest_fixture_setup(
+    fixturedef: pytest.FixtureDef[Any], request: pytest.FixtureRequest
+) -> Generator[None, object, object]:
+    """Before pytest-recording opens a test's cassette: its record mode as pytest-recording
+    will use it, and options that would write the cassette another way refused."""
+    if fixturedef.argname == "vcr":
+        _take_project_options(request)
+    return (yield)
+
+
+def _take_project_options(request: pytest.FixtureRequest) -> None:
+    item = request.node
+    state = item.stash.get(CASSETTE_RUN, None)
+    markers = list(item.iter_markers("vcr"))
+    if state is None or not markers or request.config.getoption("--disable-recording"):
+        return  # pytest-recording opens no cassette
+    options = project_options(request.getfixturevalue("vcr_config"), markers)
+    state.record_mode, state.record_mode_from = options.record_mode(
+        request.config.getoption("--record-mode")
+    )
+    options.refuse_bypasses(lambda: str(request.getfixturevalue("default_cassette_name")))
+
+
+@pytest.hookimpl(trylast=True)  # after the project's own, to see what they changed
 def pytest_recording_configure(config: pytest.Config, vcr: Any) -> None:
     """Point pytest-recording's VCR at tooltape's folder, format, matchers and scrubbers."""
     state = config.stash.get(CASSETTE_RUN, None)
@@ -151,8 +196,10 @@ def pytest_recording_configure(config: pytest.Config, vcr: Any) -> None:
     settings = project_settings(config)
     root = Path(str(config.rootpath)) / settings.cassette_dir
     recorder: Any = vcr
+    refuse_recorder_bypasses(recorder)
     extra_paths = tuple(getattr(recorder.persister, "extra_paths", ()))
-    recorder.cassette_library_dir = str(root.joinpath(*state.module.parts))
+    if not projects_own_folder(recorder.cassette_library_dir, state):
+        recorder.cassette_library_dir = str(root.joinpath(*state.module.parts))
     recorder.path_transformer = recorder.ensure_suffix(".json")
     volatile = (*settings.volatile, *state.volatile)
     configure_vcr(
@@ -196,11 +243,16 @@ def pytest_runtest_makereport(
     if report.when in ("setup", "call") and report.failed:
         state.failed = True
         if call.excinfo is not None:
-            message = explain_cassette_failure(call.excinfo.value, state.nodeid)
+            error = call.excinfo.value
+            if isinstance(error, VcrOptionError):
+                report.longrepr = f"tooltape: {error}"
+                return report
+            message = explain_cassette_failure(error, state.nodeid)
             if message is None:
-                message = explain_missing_key(item, call.excinfo.value)
+                message = explain_missing_key(item, error)
             if message is not None:
-                report.longrepr = message
+                note = pinned_note(state) if "--record-mode" in message else ""
+                report.longrepr = f"{message}\n{note}" if note else message
     return report
 
 

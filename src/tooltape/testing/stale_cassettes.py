@@ -7,6 +7,7 @@ from typing import Any, cast
 
 import pytest
 
+from tooltape.testing.cassette_options import pinned_note
 from tooltape.testing.cassette_run import CASSETTE_RUN, marker_options
 from tooltape.testing.vcr.misses import record_command
 
@@ -35,8 +36,10 @@ def stale_message(item: pytest.Item, cassette: Any) -> str | None:
         f"#{i} {cassette.requests[i].method} {cassette.requests[i].path}" for i in unplayed
     )
     rerecord = record_command(state.nodeid).replace("--record-mode=once", "--record-mode=rewrite")
-    return (
+    message = (
         f"Stale cassette {cassette._path}: recorded interaction(s) {described} were never "
         "played. The code now makes fewer requests than when it was recorded: re-record "
         f"with `{rerecord}`, or mark the test @pytest.mark.tooltape(allow_unplayed=True)."
     )
+    note = pinned_note(state)
+    return f"{message}\n{note}" if note else message
