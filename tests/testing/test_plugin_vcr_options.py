@@ -160,6 +160,12 @@ def pytest_recording_configure(config, vcr):
 """
 
 
+CUSTOM_SERIALIZER = """
+def pytest_recording_configure(config, vcr):
+    vcr.serializer = "json"
+"""
+
+
 @pytest.mark.parametrize(
     ("config", "mark", "conftest", "named"),
     [
@@ -183,9 +189,18 @@ def pytest_recording_configure(config, vcr):
             "",
             "path_transformer (vcr_config) names the cassette 'test_answer.yaml'",
         ),
+        ("{}", "", CUSTOM_SERIALIZER, "pytest_recording_configure set vcr.serializer = 'json'"),
         ('{"decode_compressed_response": False}', "", "", "decode_compressed_response=False"),
     ],
-    ids=["serializer", "serializer-mark", "persister", "registered-persister", "path", "decode"],
+    ids=[
+        "serializer",
+        "serializer-mark",
+        "persister",
+        "registered-persister",
+        "path",
+        "set-serializer",
+        "decode",
+    ],
 )
 def test_an_option_that_would_bypass_tooltapes_format_is_refused_by_name(
     pytester: pytest.Pytester,
@@ -285,6 +300,41 @@ def test_a_record_mode_pinned_in_vcr_config_is_named_when_a_cassette_is_missing(
     # pytest-recording lets vcr_config win: the usual command would not record.
     assert "record_mode='none' comes from vcr_config" in output
     assert _files(pytester.path) == {}
+
+
+FEWER_REQUESTS = """
+import os
+
+import openai
+import pytest
+
+
+@pytest.fixture
+def vcr_config():
+    return {config}
+
+
+@pytest.mark.vcr
+def test_answer():
+    for _ in range(int(os.environ["PROBE_CALLS"])):
+        assert openai.OpenAI().responses.create(model="gpt-5", input="hi").id == "resp_1"
+"""
+
+
+def test_a_stale_cassette_under_a_pinned_record_mode_says_where_it_was_pinned(
+    pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _project(pytester, monkeypatch)
+    pytester.makepyfile(test_options=FEWER_REQUESTS.format(config="{}"))
+    monkeypatch.setenv("PROBE_CALLS", "2")
+    _run(pytester, monkeypatch, "--record-mode=once", replies=2)[0].assert_outcomes(passed=1)
+
+    pytester.makepyfile(test_options=FEWER_REQUESTS.format(config='{"record_mode": "none"}'))
+    monkeypatch.setenv("PROBE_CALLS", "1")
+    replay, output = _replay(pytester, monkeypatch)
+    replay.assert_outcomes(failed=1)
+    assert "Stale cassette" in output and "--record-mode=rewrite" in output
+    assert "record_mode='none' comes from vcr_config" in output
 
 
 CASSETTE_FOLDER = """

@@ -178,11 +178,12 @@ def _take_project_options(request: pytest.FixtureRequest) -> None:
     item = request.node
     state = item.stash.get(CASSETTE_RUN, None)
     markers = list(item.iter_markers("vcr"))
-    if state is None or not markers or request.config.getoption("--disable-recording"):
+    config = request.config
+    if state is None or not markers or config.getoption("--disable-recording", default=False):
         return  # pytest-recording opens no cassette
     options = project_options(request.getfixturevalue("vcr_config"), markers)
     state.record_mode, state.record_mode_from = options.record_mode(
-        request.config.getoption("--record-mode")
+        config.getoption("--record-mode", default=None)
     )
     options.refuse_bypasses(lambda: str(request.getfixturevalue("default_cassette_name")))
 
