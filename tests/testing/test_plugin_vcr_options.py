@@ -219,6 +219,38 @@ def test_an_option_that_would_bypass_tooltapes_format_is_refused_by_name(
     assert _secrets_in(output) == []
 
 
+PLAIN_TEST = """
+@pytest.mark.vcr
+def test_{name}():
+    response = openai.OpenAI().responses.create(model="gpt-5", input=os.environ["PROBE_INPUT"])
+    assert response.id == "resp_1"
+"""
+
+
+@pytest.mark.parametrize(
+    ("config", "mark", "refused"),
+    [('{"serializer": "yaml"}', "", 2), ("{}", '(serializer="yaml")', 1)],
+    ids=["vcr_config", "mark"],
+)
+def test_a_refused_option_fails_only_the_tests_it_is_given_to(
+    pytester: pytest.Pytester,
+    monkeypatch: pytest.MonkeyPatch,
+    config: str,
+    mark: str,
+    refused: int,
+) -> None:
+    _project(pytester, monkeypatch, config, mark=mark)
+    # A plain test after it in its module (vcr_config is the module's: it gets the option
+    # too; a mark is its test's), and one in another module.
+    module = TEST_MODULE.format(config=config, mark=mark) + PLAIN_TEST.format(name="after")
+    other = "import os\n\nimport openai\nimport pytest\n" + PLAIN_TEST.format(name="other")
+    pytester.makepyfile(test_options=module, test_other=other)
+    result, output = _run(pytester, monkeypatch, "--record-mode=once", replies=3)
+    assert output.count("tooltape: serializer='yaml'") >= refused
+    assert "AssertionError" not in output
+    result.assert_outcomes(errors=refused, passed=3 - refused)
+
+
 def test_a_path_transformer_that_keeps_the_json_suffix_is_honoured(
     pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -169,23 +169,37 @@ def pytest_fixture_setup(
 ) -> Generator[None, object, object]:
     """Before pytest-recording opens a test's cassette: its record mode as pytest-recording
     will use it, and options that would write the cassette another way refused."""
-    if fixturedef.argname == "vcr":
-        _take_project_options(request)
-    return (yield)
+    if fixturedef.argname != "vcr":
+        return (yield)
+    refusal = _take_project_options(request)
+    if refusal is None:
+        return (yield)
+    # Raised once the fixture is set up (and so torn down as usual): an error raised before
+    # pytest ran the fixture would leave its bookkeeping half done for every later test.
+    try:
+        yield
+    except Exception:
+        pass  # the setup the option broke: the refusal says why
+    raise refusal
 
 
-def _take_project_options(request: pytest.FixtureRequest) -> None:
+def _take_project_options(request: pytest.FixtureRequest) -> VcrOptionError | None:
+    """Take the test's record mode; the refusal of an option, if one is refused."""
     item = request.node
     state = item.stash.get(CASSETTE_RUN, None)
     markers = list(item.iter_markers("vcr"))
     config = request.config
     if state is None or not markers or config.getoption("--disable-recording", default=False):
-        return  # pytest-recording opens no cassette
+        return None  # pytest-recording opens no cassette
     options = project_options(request.getfixturevalue("vcr_config"), markers)
     state.record_mode, state.record_mode_from = options.record_mode(
         config.getoption("--record-mode", default=None)
     )
-    options.refuse_bypasses(lambda: str(request.getfixturevalue("default_cassette_name")))
+    try:
+        options.refuse_bypasses(lambda: str(request.getfixturevalue("default_cassette_name")))
+    except VcrOptionError as refusal:
+        return refusal
+    return None
 
 
 @pytest.hookimpl(trylast=True)  # after the project's own, to see what they changed
