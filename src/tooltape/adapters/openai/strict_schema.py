@@ -22,16 +22,25 @@ def _is_nullable(schema: Mapping[str, Any]) -> bool:
     return any(_is_nullable(option) for option in options)
 
 
+_NAMED_SCHEMAS = ("properties", "$defs", "patternProperties", "dependentSchemas")
+"""Keywords whose value maps names (a field named ``title``...) to schemas: no keyword
+is dropped among those names."""
+
+
 def _strict_node(node: object) -> object:
     if isinstance(node, list):
         return [_strict_node(child) for child in cast("list[object]", node)]
     if not isinstance(node, dict):
         return node
-    mapping = {
-        k: _strict_node(v)
-        for k, v in cast("dict[str, object]", node).items()
-        if k not in _DROPPED_KEYS
-    }
+    mapping: dict[str, object] = {}
+    for key, value in cast("dict[str, object]", node).items():
+        if key in _DROPPED_KEYS:
+            continue
+        if key in _NAMED_SCHEMAS and isinstance(value, dict):
+            named = cast("dict[str, object]", value)
+            mapping[key] = {name: _strict_node(schema) for name, schema in named.items()}
+        else:
+            mapping[key] = _strict_node(value)
     properties = mapping.get("properties")
     if mapping.get("type") == "object" and isinstance(properties, dict):
         props = cast("dict[str, dict[str, Any]]", properties)
