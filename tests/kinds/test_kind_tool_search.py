@@ -168,6 +168,21 @@ def test_client_specs_are_spec_valid() -> None:
         client_tool_search_tool(params_type=Query)
 
 
+def test_a_client_search_param_named_title_stays_in_its_spec() -> None:
+    @dataclass(frozen=True)
+    class Titled:
+        title: str
+
+    tool = client_tool_search_tool(
+        lambda params, searchable: [n for n in searchable if params.title in n],
+        params_type=Titled,
+        description="Find tools by title.",
+    )
+    spec = CLIENT.serialize(tool)
+    assert spec["parameters"]["properties"] == {"title": {"type": "string"}}
+    assert spec["parameters"]["required"] == ["title"]
+
+
 def test_a_client_search_loads_the_request_definition_then_the_tool_runs() -> None:
     done = evaluate(
         client_call(paths=["lookup_order"]),

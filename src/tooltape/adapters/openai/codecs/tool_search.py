@@ -114,11 +114,24 @@ class ToolSearchCodec:
         )
 
 
+_NAMED_SCHEMAS = ("properties", "$defs", "patternProperties", "dependentSchemas")
+
+
 def _untitled(node: object) -> object:
-    """A JSON Schema without pydantic's generated ``title`` keys."""
+    """A JSON Schema without pydantic's generated ``title`` keys (a field named ``title``,
+    a key of ``properties``, stays)."""
     if isinstance(node, dict):
         mapping_node = cast("dict[str, object]", node)
-        return {k: _untitled(v) for k, v in mapping_node.items() if k != "title"}
+        untitled: dict[str, object] = {}
+        for key, value in mapping_node.items():
+            if key == "title":
+                continue
+            if key in _NAMED_SCHEMAS and isinstance(value, dict):
+                named = cast("dict[str, object]", value)
+                untitled[key] = {name: _untitled(schema) for name, schema in named.items()}
+            else:
+                untitled[key] = _untitled(value)
+        return untitled
     if isinstance(node, list):
         return [_untitled(v) for v in cast("list[object]", node)]
     return node
