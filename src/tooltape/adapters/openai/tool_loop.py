@@ -40,7 +40,7 @@ class ToolLoop:
     hosted_codecs: Mapping[str, HostedToolCodec[Any, Any]]
     client_codecs: Mapping[str, ClientToolCodec]
     tool_specs: Sequence[dict[str, Any]] = ()
-    recorded_ids: set[str] = field(default_factory=lambda: set[str]())
+    recorded_ids: set[tuple[str, str]] = field(default_factory=lambda: set[tuple[str, str]]())
 
     def answer(self, items: Sequence[object]) -> list[dict[str, Any]]:
         """Record, run and decide what ``items`` ask for; the input items that answer them."""
@@ -55,9 +55,12 @@ class ToolLoop:
         for hosted in self.rendered.hosted_tools:
             codec = self.hosted_codecs[hosted.kind]
             for call in codec.parse_calls(items, hosted):
-                if call.id in self.recorded_ids:
-                    continue
-                self.recorded_ids.add(call.id)
+                # An item seen again (same kind, same id) is one call; items without an
+                # id cannot be told apart, so each is a call of its own.
+                if call.id:
+                    if (call.kind, call.id) in self.recorded_ids:
+                        continue
+                    self.recorded_ids.add((call.kind, call.id))
                 self.executor.record_provider_call(
                     name=hosted.name,
                     call_id=call.id,
