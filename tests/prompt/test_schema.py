@@ -8,6 +8,7 @@ message naming the offending field.
 """
 
 import dataclasses
+import enum
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
@@ -134,6 +135,37 @@ def test_an_unresolvable_annotation_is_a_validation_error_not_a_pydantic_one() -
 
     with pytest.raises(PromptValidationError, match="Broken"):
         Tool[Broken, Any](name="broken", description="Never usable.")
+
+
+class Shade(enum.Enum):
+    DARK = object()  # a member whose value no JSON can carry
+
+
+@dataclass
+class Painted:
+    shade: Shade
+
+
+@dataclass
+class Misspelt:
+    items: "list[int"  # type: ignore[valid-type]  # noqa: F722
+
+
+@pytest.mark.parametrize(
+    ("params_type", "said"),
+    [
+        (Painted, "Unable to serialize unknown type"),
+        (Misspelt, "Forward reference must be an expression"),
+    ],
+)
+def test_a_type_pydantic_cannot_describe_is_refused_naming_the_tool_and_the_type(
+    params_type: type[Any], said: str
+) -> None:
+    with pytest.raises(PromptValidationError) as raised:
+        Tool(name="paint", description="Paint.", params_type=params_type)
+    message = str(raised.value)
+    assert message.startswith("Tool 'paint': ")
+    assert f"Cannot build a schema for {params_type.__name__}" in message and said in message
 
 
 # --- validation --------------------------------------------------------------------------

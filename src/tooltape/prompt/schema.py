@@ -16,7 +16,7 @@ from typing import Any, Generic, TypeVar, cast
 from pydantic import TypeAdapter
 from pydantic.errors import PydanticSchemaGenerationError, PydanticUserError
 from pydantic.json_schema import GenerateJsonSchema
-from pydantic_core import SchemaValidator, ValidationError
+from pydantic_core import PydanticSerializationError, SchemaValidator, ValidationError
 
 from tooltape.prompt.errors import PromptValidationError
 from tooltape.prompt.json_text import jsonable
@@ -98,7 +98,14 @@ def params_schema(params_type: type[Any]) -> ParamsSchema[Any]:
         _forbid_extra_keys(core)
         schema = GenerateJsonSchema().generate(core)
         validator = SchemaValidator(core)
-    except (PydanticSchemaGenerationError, PydanticUserError, NameError) as exc:
+    except (
+        PydanticSchemaGenerationError,
+        PydanticUserError,
+        # an enum member or literal whose value is no JSON (it cannot be a schema's enum)
+        PydanticSerializationError,
+        NameError,
+        SyntaxError,  # a string annotation that is not an expression
+    ) as exc:
         raise PromptValidationError(
             f"Cannot build a schema for {params_type.__name__}: {exc}"
         ) from exc

@@ -135,7 +135,10 @@ class Tool(Specializable, Generic[ParamsT, ResultT]):
                 f"Tool[Params, Result](...), pass params_type=, or annotate the handler's "
                 "first parameter."
             )
-        schema = params_schema(params_type)
+        try:
+            schema = params_schema(params_type)
+        except PromptValidationError as exc:
+            raise PromptValidationError(f"{owner}: {exc}") from exc
         if not isinstance(self.strict, bool):
             raise PromptValidationError(f"{owner}: strict={self.strict!r}; use True or False.")
         problems = strict_mode_problems(schema.schema) if self.strict else ()
