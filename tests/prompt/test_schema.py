@@ -9,6 +9,7 @@ message naming the offending field.
 
 import dataclasses
 import enum
+import math
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
@@ -166,6 +167,53 @@ def test_a_type_pydantic_cannot_describe_is_refused_naming_the_tool_and_the_type
     message = str(raised.value)
     assert message.startswith("Tool 'paint': ")
     assert f"Cannot build a schema for {params_type.__name__}" in message and said in message
+
+
+@dataclass
+class Unbounded:
+    limit: float = math.inf
+
+
+@dataclass
+class Huge:
+    count: int = 10**5000
+
+
+@dataclass
+class HalfEmoji:
+    mood: str = field(default="ok", metadata={"description": "Mood \ud83d"})
+
+
+@dataclass
+class OddDescription:
+    mood: str = field(default="ok", metadata={"description": Shade})
+
+
+@pytest.mark.parametrize(
+    ("params_type", "strict", "where", "what"),
+    [
+        (Unbounded, False, "properties.limit.default", "inf"),
+        (Huge, False, "properties.count.default", "an integer of more than 4300 digits"),
+        (HalfEmoji, True, "properties.mood.description", "a lone surrogate"),
+        (HalfEmoji, False, "properties.mood.description", "a lone surrogate"),
+        (OddDescription, True, "properties.mood.description", "EnumType"),
+    ],
+)
+def test_a_schema_holding_what_json_cannot_carry_is_refused_when_the_tool_is_built(
+    params_type: type[Any], strict: bool, where: str, what: str
+) -> None:
+    with pytest.raises(PromptValidationError) as raised:
+        Tool(name="odd", description="Odd.", params_type=params_type, strict=strict)
+    message = str(raised.value)
+    assert message.startswith(f"Tool 'odd': the JSON Schema of {params_type.__name__} ")
+    assert f"`{where}`" in message and what in message
+
+
+def test_a_strict_tool_keeps_a_default_json_cannot_carry_off_the_wire() -> None:
+    # strict mode sends no defaults: the dataclass default still applies when the
+    # model sends null, and nothing unsendable reaches the wire.
+    tool = Tool(name="bounded", description="Bounded.", params_type=Unbounded)
+    assert tool.schema.validate({}) == Unbounded(math.inf)
 
 
 # --- validation --------------------------------------------------------------------------

@@ -10,6 +10,8 @@ from __future__ import annotations
 import copy
 import dataclasses
 import functools
+import math
+import re
 from collections.abc import Mapping
 from typing import Any, Generic, TypeVar, cast
 
@@ -111,6 +113,56 @@ def params_schema(params_type: type[Any]) -> ParamsSchema[Any]:
         ) from exc
     _close_objects(schema)
     return ParamsSchema(params_type, validator, schema)
+
+
+_NAMED_SCHEMAS = frozenset({"properties", "$defs", "patternProperties", "dependentSchemas"})
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def _not_json(value: object) -> str | None:
+    """Why a leaf of a schema cannot be JSON text on the wire, or ``None``."""
+    if value is None or isinstance(value, bool):
+        return None
+    if isinstance(value, float):
+        return None if math.isfinite(value) else f"{value!r}, which JSON has no number for"
+    if isinstance(value, int):
+        try:
+            str(value)
+        except ValueError:
+            return "an integer of more than 4300 digits, which Python will not write as text"
+        return None
+    if isinstance(value, str):
+        if _SURROGATE.search(value):
+            return "text holding a lone surrogate (half a UTF-16 pair), which UTF-8 cannot carry"
+        return None
+    return f"a {type(value).__name__}, not a JSON value"
+
+
+def unsendable(schema: Mapping[str, Any], *, without_defaults: bool) -> str | None:
+    """The first place where ``schema`` holds what JSON text cannot carry, said as
+    "`properties.limit.default` is inf, ..."; ``None`` when it can all be sent.
+
+    ``without_defaults``: ``default`` keywords are not sent (strict mode), so not checked.
+    """
+    stack: list[tuple[object, str, bool]] = [(schema, "", False)]
+    while stack:
+        node, path, names = stack.pop()
+        if isinstance(node, Mapping):
+            for key, child in cast("Mapping[object, object]", node).items():
+                if not isinstance(key, str) or _not_json(key) is not None:
+                    return f"`{path or '<root>'}` has the key {key!r}, which is not JSON text"
+                if without_defaults and not names and key == "default":
+                    continue
+                where = f"{path}.{key}" if path else key
+                stack.append((child, where, not names and key in _NAMED_SCHEMAS))
+        elif isinstance(node, list | tuple):
+            items = cast("list[object]", node)
+            stack.extend((child, f"{path}[{i}]", False) for i, child in enumerate(items))
+        else:
+            problem = _not_json(node)
+            if problem is not None:
+                return f"`{path}` is {problem}"
+    return None
 
 
 def to_jsonable(value: object) -> Any:

@@ -13,7 +13,7 @@ from tooltape.prompt.errors import PromptValidationError
 from tooltape.prompt.generic import Specializable
 from tooltape.prompt.naming import check_description, check_tool_name
 from tooltape.prompt.result import ToolResult
-from tooltape.prompt.schema import ParamsSchema, params_schema
+from tooltape.prompt.schema import ParamsSchema, params_schema, unsendable
 from tooltape.prompt.signature import describe, signature_of
 from tooltape.prompt.strict import strict_mode_problems
 
@@ -141,6 +141,12 @@ class Tool(Specializable, Generic[ParamsT, ResultT]):
             raise PromptValidationError(f"{owner}: {exc}") from exc
         if not isinstance(self.strict, bool):
             raise PromptValidationError(f"{owner}: strict={self.strict!r}; use True or False.")
+        problem = unsendable(schema.schema, without_defaults=self.strict)
+        if problem is not None:
+            raise PromptValidationError(
+                f"{owner}: the JSON Schema of {params_type.__name__} cannot be sent: {problem}. "
+                "Give the field a default (and a description) that JSON can carry."
+            )
         problems = strict_mode_problems(schema.schema) if self.strict else ()
         if problems:
             raise PromptValidationError(

@@ -26,7 +26,7 @@ from tooltape.prompt import (
     RenderedPrompt,
     Tool,
 )
-from tooltape.prompt.schema import params_schema
+from tooltape.prompt.schema import params_schema, unsendable
 
 _DISTINGUISHED_BY = {
     "function": "name",
@@ -279,6 +279,13 @@ class RequestBuilder:
             schema = params_schema(output_type).json_schema()
         except PromptValidationError as exc:
             raise self._fail(rendered, f"Structured output type: {exc}") from exc
+        problem = unsendable(schema, without_defaults=True)  # strict: no defaults are sent
+        if problem is not None:
+            raise self._fail(
+                rendered,
+                f"Structured output type: the JSON Schema of {output_type.__name__} cannot be "
+                f"sent: {problem}.",
+            )
         name = re.sub(r"[^a-zA-Z0-9_-]", "_", output_type.__name__)[:64]
         return {
             "type": "json_schema",
