@@ -24,6 +24,7 @@ from tooltape.adapters.openai.strict_schema import drop_null_optionals
 from tooltape.prompt import RenderedPrompt
 from tooltape.prompt.json_text import escape_surrogates
 from tooltape.runtime import ToolCall, ToolExecutor
+from tooltape.runtime.answers import answer_text
 
 
 def _server_label(params: object) -> str | None:
@@ -84,7 +85,7 @@ class ToolLoop:
                     {
                         "type": "function_call_output",
                         "call_id": call_id,
-                        "output": result.model_output(),
+                        "output": answer_text(result, self.executor.invocations, name),
                         # a program's caller and the namespace go back with the output
                         **echoed_call_context(item),
                     }
