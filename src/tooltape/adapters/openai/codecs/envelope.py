@@ -9,7 +9,8 @@ anything but ``PromptEvaluationError``:
    the item is a JSON object; its ``type`` is a string; ``id``,
    ``call_id``, ``name`` and ``server_label``, where present (and not
    ``null``), are strings; a call the client must answer (``function_call``,
-   ``custom_tool_call``) has its ``call_id`` and ``name``. An item that breaks
+   ``custom_tool_call``) has its ``call_id`` and ``name``, and no other such
+   call of the response has the same ``call_id``. An item that breaks
    this cannot be attributed to a call, so the response is unparsable:
    ``OpenAIAdapter.evaluate`` raises ``PromptEvaluationError(phase="parse")``
    naming ``output[<index>].<field>``, and ``tooltape inspect`` prints the same
@@ -100,6 +101,26 @@ def envelope_problem(index: int, item: object) -> MalformedItem | None:
 
 
 def malformed_items(items: Sequence[object]) -> tuple[MalformedItem, ...]:
-    """Every item of ``items`` (a response's ``output``) whose envelope is broken, in order."""
-    found = (envelope_problem(index, item) for index, item in enumerate(items))
-    return tuple(problem for problem in found if problem is not None)
+    """Every item of ``items`` (a response's ``output``) whose envelope is broken, in order.
+
+    A call the client answers whose ``call_id`` an earlier such call already has
+    is broken too: an answer names its call by ``call_id`` alone.
+    """
+    problems: list[MalformedItem] = []
+    answered: dict[str, int] = {}
+    for index, item in enumerate(items):
+        problem = envelope_problem(index, item)
+        if problem is None and field(item, "type") in _ANSWERED:
+            call_id = field(item, "call_id")
+            if isinstance(call_id, str):
+                first = answered.setdefault(call_id, index)
+                if first != index:
+                    problem = MalformedItem(
+                        index,
+                        "call_id",
+                        f"{call_id!r} is also the call_id of output[{first}]; "
+                        "each call needs its own to be answered",
+                    )
+        if problem is not None:
+            problems.append(problem)
+    return tuple(problems)
