@@ -136,9 +136,14 @@ class ToolResult(Specializable, Generic[ValueT]):
 
     def model_output(self) -> str:
         """The text handed back to the model as this call's output."""
-        if not self.success or self.value is None or self.exclude_value_from_context:
-            return self.message
-        rendered = self.render()
-        if not self.message:
-            return rendered
-        return f"{self.message}\n\n{rendered}"
+        return model_text(self, None)
+
+
+def model_text(result: ToolResult[Any], rendered: str | None) -> str:
+    """``result.model_output()`` as ``ToolResult`` makes it, with the value's ``rendered``
+    text when it was already made (``None``: rendered here)."""
+    if not result.success or result.value is None or result.exclude_value_from_context:
+        return result.message
+    if rendered is None:
+        rendered = result.render()
+    return f"{result.message}\n\n{rendered}" if result.message else rendered

@@ -15,16 +15,10 @@ import logging
 from typing import Any
 
 from tooltape.prompt import ToolResult
+from tooltape.prompt.result import model_text
 from tooltape.runtime.events import ToolInvoked
 
 logger = logging.getLogger("tooltape.executor")
-
-
-def _from_rendering(result: ToolResult[Any], rendered: str) -> str:
-    # ToolResult.model_output, with the value's rendering already made.
-    if not result.success or result.value is None or result.exclude_value_from_context:
-        return result.message
-    return f"{result.message}\n\n{rendered}" if result.message else rendered
 
 
 def answer_text(result: ToolResult[Any], invocations: list[ToolInvoked], name: str) -> str:
@@ -34,7 +28,7 @@ def answer_text(result: ToolResult[Any], invocations: list[ToolInvoked], name: s
     when it holds ``result`` itself.
     """
     if type(result) is ToolResult and invocations and invocations[-1].result is result:
-        return _from_rendering(result, invocations[-1].rendered_output)
+        return model_text(result, invocations[-1].rendered_output)
     try:
         output: object = result.model_output()
         if isinstance(output, str):

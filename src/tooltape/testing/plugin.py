@@ -34,6 +34,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 from collections.abc import Generator, Hashable, Iterator, Mapping, Sequence
 from pathlib import Path
@@ -176,10 +177,8 @@ def pytest_fixture_setup(
         return (yield)
     # Raised once the fixture is set up (and so torn down as usual): an error raised before
     # pytest ran the fixture would leave its bookkeeping half done for every later test.
-    try:
+    with contextlib.suppress(Exception):  # a setup the option broke: the refusal says why
         yield
-    except Exception:
-        pass  # the setup the option broke: the refusal says why
     raise refusal
 
 
