@@ -334,6 +334,16 @@ def test_a_record_mode_pinned_in_vcr_config_is_named_when_a_cassette_is_missing(
     assert _files(pytester.path) == {}
 
 
+def test_a_pinned_record_mode_that_records_is_not_blamed_for_a_missing_key(
+    pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _project(pytester, monkeypatch, '{"record_mode": "once"}')
+    result, output = _replay(pytester, monkeypatch)  # no cassette, no key: once would record
+    result.assert_outcomes(failed=1)
+    assert "needs OPENAI_API_KEY" in output and "--record-mode" in output
+    assert "comes from vcr_config" not in output
+
+
 FEWER_REQUESTS = """
 import os
 

@@ -151,11 +151,19 @@ def projects_own_folder(folder: object, state: CassetteRun) -> bool:
     return os.path.normcase(given) != os.path.normcase(default)
 
 
-def pinned_note(state: CassetteRun) -> str:
-    """Why ``--record-mode`` changes nothing for the test, when its record mode was pinned."""
-    if state.record_mode_from is None:
+def pinned_note(state: CassetteRun, *, rewrite: bool) -> str:
+    """Why the suggested ``--record-mode`` changes nothing for the test, when its record mode
+    was pinned to one that will not record what is missing (``rewrite``: the suggestion is
+    to record an existing cassette again). ``""`` when the suggestion works as it is."""
+    mode, where = state.record_mode, state.record_mode_from
+    if where is None:
         return ""
-    return (
-        f"record_mode={state.record_mode!r} comes from {state.record_mode_from}, and "
-        "pytest-recording lets it win over --record-mode: change it there to record."
-    )
+    wins = f"record_mode={mode!r} comes from {where}, and pytest-recording lets it win over "
+    if mode == "none":
+        return wins + "--record-mode: change it there to record."
+    if mode == "once" and rewrite:
+        return (
+            wins + "--record-mode; it never records an existing cassette again: change it "
+            "there, or delete the cassette and run the test again with the key set."
+        )
+    return ""

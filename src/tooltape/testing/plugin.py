@@ -265,7 +265,9 @@ def pytest_runtest_makereport(
             if message is None:
                 message = explain_missing_key(item, error)
             if message is not None:
-                note = pinned_note(state) if "--record-mode" in message else ""
+                suggested = "--record-mode" in message
+                rewrite = "--record-mode=rewrite" in message
+                note = pinned_note(state, rewrite=rewrite) if suggested else ""
                 report.longrepr = f"{message}\n{note}" if note else message
     return report
 

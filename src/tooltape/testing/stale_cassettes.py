@@ -41,5 +41,5 @@ def stale_message(item: pytest.Item, cassette: Any) -> str | None:
         "played. The code now makes fewer requests than when it was recorded: re-record "
         f"with `{rerecord}`, or mark the test @pytest.mark.tooltape(allow_unplayed=True)."
     )
-    note = pinned_note(state)
+    note = pinned_note(state, rewrite=True)
     return f"{message}\n{note}" if note else message
