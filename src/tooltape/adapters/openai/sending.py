@@ -179,18 +179,13 @@ class ResponseSender:
             ) from exc
         try:
             data = read_json_body(body)
-        except json.JSONDecodeError as exc:
+        except (json.JSONDecodeError, UnreadableBodyError) as exc:
             text = body if isinstance(body, str) else body.decode("utf-8", errors="replace")
             raise PromptEvaluationError(
-                f"OpenAI returned a body that is not JSON ({exc.msg} at position {exc.pos}).",
-                prompt_name=prompt_name,
-                phase="parse",
-                provider_payload=text[:2000],
-            ) from exc
-        except UnreadableBodyError as exc:
-            text = body if isinstance(body, str) else body.decode("utf-8", errors="replace")
-            raise PromptEvaluationError(
-                f"OpenAI returned JSON that cannot be read safely ({exc}); it is not a Response.",
+                f"OpenAI returned a body that is not JSON ({exc.msg} at position {exc.pos})."
+                if isinstance(exc, json.JSONDecodeError)
+                else f"OpenAI returned JSON that cannot be read safely ({exc}); "
+                "it is not a Response.",
                 prompt_name=prompt_name,
                 phase="parse",
                 provider_payload=text[:2000],
