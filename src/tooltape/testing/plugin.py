@@ -58,6 +58,7 @@ from tooltape.testing.cassette_run import (
     cassette_folder_of,
     marker_options,
 )
+from tooltape.testing.recorded_elsewhere import import_from_pytest_recording
 from tooltape.testing.replay_key import (
     REPLAY_API_KEY,
     client_api_key,
@@ -261,7 +262,9 @@ def pytest_runtest_makereport(
             if isinstance(error, VcrOptionError):
                 report.longrepr = f"tooltape: {error}"
                 return report
-            message = explain_cassette_failure(error, state.nodeid)
+            message = explain_cassette_failure(
+                error, state.nodeid, elsewhere=lambda path: _recorded_elsewhere(item, path)
+            )
             if message is None:
                 message = explain_missing_key(item, error)
             if message is not None:
@@ -270,6 +273,16 @@ def pytest_runtest_makereport(
                 note = pinned_note(state, rewrite=rewrite) if suggested else ""
                 report.longrepr = f"{message}\n{note}" if note else message
     return report
+
+
+def _recorded_elsewhere(item: pytest.Item, missing: str) -> str:
+    """The import that makes the ``missing`` cassette from pytest-recording's, if it has one."""
+    return import_from_pytest_recording(
+        missing,
+        item.stash[CASSETTE_RUN],
+        rootdir=Path(str(item.config.rootpath)),
+        cassette_dir=project_settings(item.config).cassette_dir,
+    )
 
 
 @pytest.hookimpl(wrapper=True)

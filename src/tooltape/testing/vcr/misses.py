@@ -9,6 +9,7 @@ deep. These functions find it again and say what to do.
 from __future__ import annotations
 
 import shlex
+from collections.abc import Callable
 from typing import Any
 
 from tooltape.testing.cassette import CassetteError
@@ -38,9 +39,15 @@ def record_command(nodeid: str) -> str:
     return f"OPENAI_API_KEY=<your key> pytest --record-mode=once {shlex.quote(nodeid)}"
 
 
-def explain_cassette_failure(error: BaseException, nodeid: str) -> str | None:
+def explain_cassette_failure(
+    error: BaseException, nodeid: str, *, elsewhere: Callable[[str], str] | None = None
+) -> str | None:
     """A failure message for a cassette miss, or a cassette that cannot be read, anywhere in
-    ``error``'s chain, else ``None``."""
+    ``error``'s chain, else ``None``.
+
+    ``elsewhere(path)`` says how to make the missing cassette at ``path`` from a recording
+    kept somewhere else (``""``: there is none).
+    """
     unreadable = _find_in_chain(error, CassetteError)
     if unreadable is not None:
         # Its message names the file, the place in it and the fix: the traceback through
@@ -54,10 +61,12 @@ def explain_cassette_failure(error: BaseException, nodeid: str) -> str | None:
     request = found.failed_request
     asked = f"{request.method} {request.path}" if request is not None else "a request"
     if found.reason == "cassette_not_found":
-        return (
-            f"No cassette at {path} for {nodeid} (replay mode never calls the provider).\n"
-            f"Record it with:\n\n    {record_command(nodeid)}\n"
-        )
+        missing = f"No cassette at {path} for {nodeid} (replay mode never calls the provider).\n"
+        moved = elsewhere(str(path)) if elsewhere is not None else ""
+        record = f"\n    {record_command(nodeid)}\n"
+        if moved:
+            return f"{missing}{moved}\nOr record it again with:\n{record}"
+        return f"{missing}Record it with:\n{record}"
     lines = [
         f"Wire drift: {asked} made by {nodeid} matches no unplayed interaction of {path}.",
     ]

@@ -1,0 +1,67 @@
+"""A test's cassette that pytest-recording recorded where tooltape does not read.
+
+pytest-recording keeps it at ``<module folder>/cassettes/<module name>/<test>.yaml``;
+tooltape reads ``<cassette_dir>/<module path>/<test>.json``. A project that
+installs tooltape after recording with pytest-recording alone has every
+cassette at the first place: a missing cassette's failure says so, with the
+``tooltape import`` command that writes it where tooltape reads it.
+"""
+
+from __future__ import annotations
+
+import shlex
+from pathlib import Path
+
+from tooltape.testing.cassette_run import CassetteRun
+
+__all__ = ["import_from_pytest_recording"]
+
+# pytest-recording writes .yaml; .yml and vcrpy's JSON are what `tooltape import` reads too
+_SUFFIXES = (".yaml", ".yml", ".json")
+
+
+def import_from_pytest_recording(
+    missing: str, state: CassetteRun, *, rootdir: Path, cassette_dir: Path
+) -> str:
+    """Where pytest-recording's cassette of the test is and the ``tooltape import`` commands
+    that write the ``missing`` cassette from it, or ``""`` when it has none there.
+
+    Paths are shown from ``rootdir``, as the test's node id is.
+    """
+    if not state.pytest_recording_dir:
+        return ""
+    folder = (rootdir / cassette_dir).joinpath(*state.module.parts)
+    try:
+        name = str(Path(missing).relative_to(folder)).removesuffix(".json")
+    except ValueError:
+        return ""  # the project's own vcr_cassette_dir: a .yaml there is read where it is
+    recorded = Path(state.pytest_recording_dir)
+    found = [recorded / f"{name}{suffix}" for suffix in _SUFFIXES]
+    source = next((path for path in found if path.is_file()), None)
+    if source is None:
+        return ""
+    message = (
+        f"pytest-recording's cassette of this test is {_shown(source, rootdir)}, where tooltape "
+        "does not read. Import it (scrubbed, provenance kept) to where tooltape reads it with:\n\n"
+        f"    {_import(source, Path(missing).parent, rootdir)}\n"
+    )
+    # <module folder>/cassettes holds the module's cassette folders as tooltape's
+    # <cassette_dir>/<module folder> does: one import moves them all (unless tooltape's
+    # folder is inside it, and would be imported too).
+    every, into = recorded.parent, folder.parent
+    if not into.is_relative_to(every):
+        message += (
+            f"\nor every cassette of {_shown(every, rootdir)} at once:\n\n"
+            f"    {_import(every, into, rootdir)}\n"
+        )
+    return message
+
+
+def _shown(path: Path, rootdir: Path) -> str:
+    return str(path.relative_to(rootdir)) if path.is_relative_to(rootdir) else str(path)
+
+
+def _import(source: Path, out: Path, rootdir: Path) -> str:
+    return shlex.join(
+        ["tooltape", "import", _shown(source, rootdir), "--out", _shown(out, rootdir)]
+    )

@@ -1,0 +1,140 @@
+"""A project recorded with plain pytest-recording, then given tooltape.
+
+pytest-recording keeps a test's cassette at ``<module folder>/cassettes/<module
+name>/<test>.yaml``; tooltape reads ``cassettes/<module path>/<test>.json``.
+The failure of a test whose cassette is only at pytest-recording's place says
+so and gives the ``tooltape import`` command that puts it where tooltape reads.
+
+The projects (``pytester``) record with pytest-recording alone (tooltape's
+plugin disabled) against a real HTTP server on loopback; the reply is synthetic.
+"""
+
+from __future__ import annotations
+
+import shlex
+from pathlib import Path
+
+import pytest
+
+from tooltape.cli import main
+from tooltape.testing.provider.loopback import LoopbackProvider, LoopbackReply
+
+pytest_plugins = ["pytester"]
+
+API_KEY = "sk-proj-" + "Lg4" * 12
+
+TEST_MODULE = """
+import openai
+import pytest
+
+
+@pytest.mark.vcr
+def test_answer():
+    response = openai.OpenAI().responses.create(model="gpt-5", input="hi")
+    assert response.id == "resp_legacy"
+"""
+
+# The conftest of the project that found the problem: its vcr_cassette_dir is
+# pytest-recording's own default, written out.
+OWN_DEFAULT_FOLDER = """
+import os
+
+import pytest
+
+
+@pytest.fixture(scope="module")
+def vcr_config():
+    return {"filter_headers": ["authorization"]}
+
+
+@pytest.fixture(scope="module")
+def vcr_cassette_dir(request):
+    here = os.path.dirname(request.module.__file__)
+    return os.path.join(here, "cassettes", request.module.__name__.split(".")[-1])
+"""
+
+REPLY = {"id": "resp_legacy", "object": "response", "status": "completed", "model": "gpt-5"}
+
+
+def _legacy_project(
+    pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch, conftest: str
+) -> Path:
+    """A project whose test pytest-recording recorded (tooltape disabled); its .yaml."""
+    pytester.makepyprojecttoml("[tool.tooltape]\n")
+    (pytester.path / "tests").mkdir()
+    (pytester.path / "tests" / "test_legacy.py").write_text(TEST_MODULE)
+    if conftest:
+        (pytester.path / "tests" / "conftest.py").write_text(conftest)
+    with LoopbackProvider([LoopbackReply.json(REPLY)]) as server:
+        monkeypatch.setenv("OPENAI_BASE_URL", server.base_url)
+        monkeypatch.setenv("OPENAI_API_KEY", API_KEY)
+        recorded = pytester.runpytest_subprocess(
+            "-p", "no:tooltape", "-p", "no:cacheprovider", "--record-mode=once"
+        )
+    recorded.assert_outcomes(passed=1)
+    monkeypatch.delenv("OPENAI_API_KEY")
+    yaml = pytester.path / "tests" / "cassettes" / "test_legacy" / "test_answer.yaml"
+    assert yaml.is_file()
+    return yaml
+
+
+def _command_after(output: str, prefix: str) -> list[str]:
+    """The arguments of the first line of ``output`` that starts (indented) with ``prefix``."""
+    for line in output.splitlines():
+        if line.strip().startswith(prefix):
+            return shlex.split(line.strip())
+    raise AssertionError(f"no {prefix!r} line in:\n{output}")
+
+
+@pytest.mark.parametrize("conftest", ["", OWN_DEFAULT_FOLDER], ids=["default", "own-fixture"])
+def test_a_miss_names_pytest_recordings_cassette_and_the_import_that_moves_it(
+    pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch, conftest: str
+) -> None:
+    _legacy_project(pytester, monkeypatch, conftest)
+
+    missed = pytester.runpytest_subprocess("-p", "no:cacheprovider")
+    missed.assert_outcomes(failed=1)
+    output = missed.stdout.str()
+    assert "No cassette at" in output
+    assert "pytest --record-mode=once tests/test_legacy.py::test_answer" in output
+    assert (
+        "pytest-recording's cassette of this test is tests/cassettes/test_legacy/test_answer.yaml"
+        in output
+    )
+    assert (
+        "    tooltape import tests/cassettes/test_legacy/test_answer.yaml "
+        "--out cassettes/tests/test_legacy\n" in output
+    )
+    assert "    tooltape import tests/cassettes --out cassettes/tests\n" in output
+
+    # The command, run as printed from the project's folder, makes the cassette replay.
+    monkeypatch.chdir(pytester.path)
+    command = _command_after(output, "tooltape import tests/cassettes/")
+    assert main(command[1:]) == 0
+    assert (pytester.path / "cassettes" / "tests" / "test_legacy" / "test_answer.json").is_file()
+    pytester.runpytest_subprocess("-p", "no:cacheprovider").assert_outcomes(passed=1)
+
+
+def test_the_folder_command_imports_every_cassette_where_tooltape_reads_it(
+    pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _legacy_project(pytester, monkeypatch, "")
+    output = pytester.runpytest_subprocess("-p", "no:cacheprovider").stdout.str()
+
+    monkeypatch.chdir(pytester.path)
+    assert main(_command_after(output, "tooltape import tests/cassettes ")[1:]) == 0
+    pytester.runpytest_subprocess("-p", "no:cacheprovider").assert_outcomes(passed=1)
+
+
+def test_a_miss_with_no_pytest_recording_cassette_suggests_no_import(
+    pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    yaml = _legacy_project(pytester, monkeypatch, "")
+    yaml.unlink()
+
+    missed = pytester.runpytest_subprocess("-p", "no:cacheprovider")
+    missed.assert_outcomes(failed=1)
+    output = missed.stdout.str()
+    assert "pytest --record-mode=once tests/test_legacy.py::test_answer" in output
+    assert "tooltape import" not in output
+    assert "pytest-recording" not in output
