@@ -189,3 +189,72 @@ def test_a_write_that_fails_names_the_file(cli: Callable[..., Run], tmp_path: Pa
     target = out / "test_module" / f"{REAL_FILES[0].stem}.json"
     assert f"could not write {target}" in run.out
     assert "Traceback" not in run.out + run.err
+
+
+def _pytest_recording_project(root: Path) -> Path:
+    """A project pytest-recording recorded: ``tests/cassettes/<module>/<test>.yaml``."""
+    (root / "pyproject.toml").write_text("[tool.tooltape]\n")
+    (root / "tests" / "api").mkdir(parents=True)
+    (root / "tests" / "test_legacy.py").write_text("def test_x():\n    pass\n")
+    (root / "tests" / "api" / "test_nested.py").write_text("def test_y():\n    pass\n")
+    for folder, stem in (("tests", "test_legacy"), ("tests/api", "test_nested")):
+        (root / folder / "cassettes" / stem).mkdir(parents=True)
+        shutil.copy(REAL_FILES[0], root / folder / "cassettes" / stem / REAL_FILES[0].name)
+    return root
+
+
+def test_importing_pytest_recordings_folder_elsewhere_says_where_the_plugin_reads(
+    cli: Callable[..., Run], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(_pytest_recording_project(tmp_path))
+    stem = REAL_FILES[0].stem
+
+    run = cli("import", "tests/cassettes", "tests/api/cassettes", "--out", "cassettes")
+
+    # --out is where the files go, sub-folders kept, as documented...
+    assert run.code == 0, run.out
+    assert (tmp_path / "cassettes" / "test_legacy" / f"{stem}.json").is_file()
+    assert (tmp_path / "cassettes" / "test_nested" / f"{stem}.json").is_file()
+    # ...and the output says that the plugin reads them elsewhere, and how to import them there.
+    assert (
+        "tooltape's pytest plugin reads the cassettes of tests/test_legacy.py from "
+        "cassettes/tests/test_legacy, not cassettes/test_legacy" in run.out
+    )
+    assert "    tooltape import tests/cassettes --out cassettes/tests\n" in run.out
+    assert "    tooltape import tests/api/cassettes --out cassettes/tests/api\n" in run.out
+
+    again = cli("import", "tests/cassettes", "--out", "cassettes/tests")
+    assert again.code == 0, again.out
+    assert (tmp_path / "cassettes" / "tests" / "test_legacy" / f"{stem}.json").is_file()
+    assert "tooltape's pytest plugin reads" not in again.out
+
+
+def test_a_pytest_recording_cassette_imported_alone_gets_the_folder_to_import_it_to(
+    cli: Callable[..., Run], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(_pytest_recording_project(tmp_path))
+    source = f"tests/api/cassettes/test_nested/{REAL_FILES[0].name}"
+
+    run = cli("import", source, "--out", "cassettes/imported")
+    assert run.code == 0, run.out
+    assert "tests/api/test_nested.py from cassettes/tests/api/test_nested" in run.out
+    assert "    tooltape import tests/api/cassettes --out cassettes/tests/api\n" in run.out
+
+    there = cli("import", source, "--out", "cassettes/tests/api/test_nested")
+    assert there.code == 0, there.out
+    assert "tooltape's pytest plugin reads" not in there.out
+
+
+def test_a_cassette_folder_inside_pytest_recordings_is_not_imported_into_itself(
+    cli: Callable[..., Run], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(_pytest_recording_project(tmp_path))
+    (tmp_path / "pyproject.toml").write_text('[tool.tooltape]\ncassette_dir = "tests/cassettes"\n')
+
+    run = cli("import", "tests/cassettes", "--out", "tests/cassettes")
+    assert run.code == 0, run.out
+    suggested = (
+        "    tooltape import tests/cassettes/test_legacy --out tests/cassettes/tests/test_legacy\n"
+    )
+    assert suggested in run.out
+    assert "--out tests/cassettes/tests\n" not in run.out

@@ -5,7 +5,10 @@ existing file is only replaced with ``--force``; a result that would still
 hold a secret is never written. Scrubbing follows the project's
 ``[tool.tooltape.scrub]`` (found from the working directory). A folder given
 as SRC imports every cassette under it, keeping its sub-folders
-(pytest-recording's ``cassettes/<module>/`` layout survives the import).
+(pytest-recording's ``cassettes/<module>/`` layout survives the import); when
+pytest-recording's cassettes of a test module land where tooltape's plugin
+does not read them, the output says where it does and which ``--out`` puts
+them there.
 """
 
 from __future__ import annotations
@@ -18,6 +21,7 @@ from pathlib import Path
 
 from tooltape.cli.errors import EXIT_FAILURE, EXIT_OK, UsageError
 from tooltape.cli.folders import project_settings
+from tooltape.cli.pytest_recording import misplaced, misplaced_note
 from tooltape.cli.terminal import Console, display_path, plural
 from tooltape.testing.cassette import (
     DEFAULT_POLICY,
@@ -175,7 +179,8 @@ def run_import(
 ) -> int:
     """Import every source, reporting each; 1 when any was not written."""
     plans = plan_imports(expand_sources(arguments), out)
-    policy = scrub_policy(project_settings().scrub)
+    settings = project_settings()
+    policy = scrub_policy(settings.scrub)
     style = console.style
     failed = 0
     for plan in plans:
@@ -187,8 +192,12 @@ def run_import(
             console.print(f"{style.paint('skipped', 'red')}  {plan.source}: {outcome.message}")
     written = len(plans) - failed
     summary = f"{plural(written, 'cassette')} written to {display_path(out)}"
-    if failed:
-        console.print(style.paint(f"{summary}, {failed} not", "red"))
-        return EXIT_FAILURE
-    console.print(summary)
-    return EXIT_OK
+    console.print(style.paint(f"{summary}, {failed} not", "red") if failed else summary)
+    found = [
+        item
+        for plan in plans
+        if (item := misplaced(plan.source, plan.target, settings)) is not None
+    ]
+    for line in misplaced_note(found) if found else ():
+        console.print(line)
+    return EXIT_FAILURE if failed else EXIT_OK
