@@ -13,7 +13,7 @@ import httpx2
 import pytest
 import vcr
 import yaml
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 from vcr.errors import CannotOverwriteExistingCassetteException
 from vcr.request import Request
@@ -249,6 +249,14 @@ def _set(value: Any, path: tuple[str | int, ...], new: Any) -> Any:
     return copy
 
 
+def _is_json_text(text: str) -> bool:
+    try:
+        json.loads(text)
+    except ValueError:
+        return False
+    return True
+
+
 def _different(old: Any) -> Any:
     """A value no JSON reader would take for ``old``."""
     if isinstance(old, bool):
@@ -274,6 +282,8 @@ def test_a_document_never_differs_from_itself(doc: Any) -> None:
 def test_a_single_changed_leaf_is_reported_at_exactly_its_path(
     doc: Any, data: st.DataObject
 ) -> None:
+    # A whole document given as text is read as JSON text (``"[]"`` is an empty list).
+    assume(not (isinstance(doc, str) and _is_json_text(doc)))
     path = data.draw(st.sampled_from(_leaves(doc)))
     old = _get(doc, path)
     new = _different(old)
