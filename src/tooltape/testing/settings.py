@@ -265,18 +265,13 @@ def load_settings(root: Path | str = ".") -> ProjectSettings:
     table: Mapping[str, object] = {}
     settings = ProjectSettings(root=root)
     if pyproject.is_file():
-        document = _read_toml(pyproject)
-        tool = document.get("tool")
-        ours: object = (
-            cast("dict[str, object]", tool).get("tooltape", {}) if isinstance(tool, dict) else {}
-        )
-        if not isinstance(ours, dict):
-            raise SettingsError(
-                f"{pyproject}: tool.tooltape must be a table; write the settings under a "
-                '[tool.tooltape] header (e.g. cassette_dir = "cassettes")'
-            )
-        found = _table(document, "tool", "tooltape")
-        if found is not None:
-            table = found
-            settings = _from_table(root, pyproject, found)
+        ours = (_table(_read_toml(pyproject), "tool") or {}).get("tooltape")
+        if ours is not None:
+            if not isinstance(ours, dict):
+                raise SettingsError(
+                    f"{pyproject}: tool.tooltape must be a table; write the settings under a "
+                    '[tool.tooltape] header (e.g. cassette_dir = "cassettes")'
+                )
+            table = cast("dict[str, object]", ours)
+            settings = _from_table(root, pyproject, table)
     return _merge_ini(settings, table)
