@@ -115,7 +115,9 @@ def params_schema(params_type: type[Any]) -> ParamsSchema[Any]:
     return ParamsSchema(params_type, validator, schema)
 
 
-_NAMED_SCHEMAS = frozenset({"properties", "$defs", "patternProperties", "dependentSchemas"})
+NAMED_SCHEMAS = frozenset({"properties", "$defs", "patternProperties", "dependentSchemas"})
+"""JSON Schema keywords whose value maps names (a field named ``title``...) to schemas:
+those names are not keywords, so a walk that drops or checks keywords skips them."""
 _SURROGATE = re.compile("[\ud800-\udfff]")
 
 
@@ -154,7 +156,7 @@ def unsendable(schema: Mapping[str, Any], *, without_defaults: bool) -> str | No
                 if without_defaults and not names and key == "default":
                     continue
                 where = f"{path}.{key}" if path else key
-                stack.append((child, where, not names and key in _NAMED_SCHEMAS))
+                stack.append((child, where, not names and key in NAMED_SCHEMAS))
         elif isinstance(node, list | tuple):
             items = cast("list[object]", node)
             stack.extend((child, f"{path}[{i}]", False) for i, child in enumerate(items))

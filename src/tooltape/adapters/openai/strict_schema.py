@@ -12,6 +12,8 @@ import copy
 from collections.abc import Mapping
 from typing import Any, cast
 
+from tooltape.prompt.schema import NAMED_SCHEMAS
+
 _DROPPED_KEYS = ("default", "title")
 
 
@@ -20,11 +22,6 @@ def _is_nullable(schema: Mapping[str, Any]) -> bool:
         return True
     options = cast("list[Mapping[str, Any]]", schema.get("anyOf", []))
     return any(_is_nullable(option) for option in options)
-
-
-_NAMED_SCHEMAS = ("properties", "$defs", "patternProperties", "dependentSchemas")
-"""Keywords whose value maps names (a field named ``title``...) to schemas: no keyword
-is dropped among those names."""
 
 
 def _strict_node(node: object) -> object:
@@ -36,7 +33,7 @@ def _strict_node(node: object) -> object:
     for key, value in cast("dict[str, object]", node).items():
         if key in _DROPPED_KEYS:
             continue
-        if key in _NAMED_SCHEMAS and isinstance(value, dict):
+        if key in NAMED_SCHEMAS and isinstance(value, dict):
             named = cast("dict[str, object]", value)
             mapping[key] = {name: _strict_node(schema) for name, schema in named.items()}
         else:

@@ -11,6 +11,7 @@ from tooltape.adapters.openai.codecs.calls import hosted_call
 from tooltape.adapters.openai.codecs.failures import call_failure, status
 from tooltape.adapters.openai.codecs.items import elements, field, mapping, of_types, text
 from tooltape.prompt import HostedTool, Tool, ToolResult
+from tooltape.prompt.schema import NAMED_SCHEMAS
 from tooltape.tools.tool_search import (
     Execution,
     LoadedTool,
@@ -114,9 +115,6 @@ class ToolSearchCodec:
         )
 
 
-_NAMED_SCHEMAS = ("properties", "$defs", "patternProperties", "dependentSchemas")
-
-
 def _untitled(node: object) -> object:
     """A JSON Schema without pydantic's generated ``title`` keys (a field named ``title``,
     a key of ``properties``, stays)."""
@@ -126,7 +124,7 @@ def _untitled(node: object) -> object:
         for key, value in mapping_node.items():
             if key == "title":
                 continue
-            if key in _NAMED_SCHEMAS and isinstance(value, dict):
+            if key in NAMED_SCHEMAS and isinstance(value, dict):
                 named = cast("dict[str, object]", value)
                 untitled[key] = {name: _untitled(schema) for name, schema in named.items()}
             else:
