@@ -21,6 +21,32 @@ from tooltape.runtime.events import ToolInvoked
 logger = logging.getLogger("tooltape.executor")
 
 
+def failure_detail(exc: Exception) -> str:
+    """``str(exc)`` for a message, or a stand-in when even that raises (user code's ``__str__``)."""
+    try:
+        text = str(exc)
+    except Exception:
+        return "its message could not be read"
+    return text.rstrip(". ") or "no details"
+
+
+def unrenderable(name: str, exc: Exception) -> str:
+    """What the model reads when the result of the call of ``name`` cannot be put into text."""
+    return (
+        f"Tool {name!r} ran, but its result could not be rendered as text: "
+        f"{type(exc).__name__}: {failure_detail(exc)}. Continue without this result; "
+        "do not call the tool again for the same thing."
+    )
+
+
+def checked_model_output(result: ToolResult[Any]) -> str:
+    """``result.model_output()``, or ``TypeError`` when it is not text."""
+    output: object = result.model_output()
+    if not isinstance(output, str):
+        raise TypeError(f"{type(result).__name__}.model_output returned {type(output).__name__}")
+    return output
+
+
 def answer_text(result: ToolResult[Any], invocations: list[ToolInvoked], name: str) -> str:
     """The output the model reads for ``result``, the result of the last call run.
 
@@ -30,17 +56,7 @@ def answer_text(result: ToolResult[Any], invocations: list[ToolInvoked], name: s
     if type(result) is ToolResult and invocations and invocations[-1].result is result:
         return model_text(result, invocations[-1].rendered_output)
     try:
-        output: object = result.model_output()
-        if isinstance(output, str):
-            return output
-        problem = f"TypeError: model_output returned {type(output).__name__}"
+        return checked_model_output(result)
     except Exception as exc:
-        try:
-            problem = f"{type(exc).__name__}: {exc}"
-        except Exception:
-            problem = type(exc).__name__
-    logger.warning("Tool %r result could not be put into words again: %s", name, problem)
-    return (
-        f"Tool {name!r} ran, but its result could not be rendered as text ({problem}). "
-        "Continue without this result; do not call the tool again for the same thing."
-    )
+        logger.warning("Tool %r result could not be put into words again", name, exc_info=True)
+        return unrenderable(name, exc)

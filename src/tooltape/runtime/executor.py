@@ -27,6 +27,7 @@ from tooltape.prompt.frozen_build import direct_init, positional_builder
 from tooltape.prompt.result import render_value
 from tooltape.prompt.schema import ArgumentsError, ParamsSchema, to_jsonable
 from tooltape.prompt.tool import ToolSource
+from tooltape.runtime.answers import checked_model_output, failure_detail, unrenderable
 from tooltape.runtime.events import InProcessEventBus, ToolInvoked
 from tooltape.runtime.hooks import (
     HookChain,
@@ -42,28 +43,9 @@ _from_timestamp = datetime.fromtimestamp
 _AFTER_FAILURE = "Retry with different arguments, or continue without this tool."
 
 
-def _detail(exc: Exception) -> str:
-    """``str(exc)`` for a message, or a stand-in when even that raises (user code's ``__str__``)."""
-    try:
-        text = str(exc)
-    except Exception:
-        return "its message could not be read"
-    return text.rstrip(". ") or "no details"
-
-
-def _unrenderable(tool_name: str, exc: Exception) -> ToolResult[Any]:
-    """The failed result for a value whose rendering raised: the model never sees it."""
-    detail = _detail(exc)
-    return ToolResult.error(
-        f"Tool {tool_name!r} ran, but its result could not be rendered as text: "
-        f"{type(exc).__name__}: {detail}. Continue without this result; "
-        "do not call the tool again for the same thing."
-    )
-
-
 def _failed(tool_name: str, exc: Exception) -> ToolResult[Any]:
     """The failed result for an exception raised by a handler or a hook."""
-    detail = _detail(exc)
+    detail = failure_detail(exc)
     return ToolResult.error(
         f"Tool {tool_name!r} failed: {type(exc).__name__}: {detail}. {_AFTER_FAILURE}"
     )
@@ -106,10 +88,7 @@ def _subclass_text(result: ToolResult[Any]) -> str:
     rendered = result.render()
     if not isinstance(rendered, str):
         raise TypeError(f"{type(result).__name__}.render returned {type(rendered).__name__}")
-    # A subclass may also say what goes back to the model its own way.
-    output: object = result.model_output()
-    if not isinstance(output, str):
-        raise TypeError(f"{type(result).__name__}.model_output returned {type(output).__name__}")
+    checked_model_output(result)  # a subclass may say what goes back to the model its own way
     return rendered
 
 
@@ -390,7 +369,7 @@ class ToolExecutor:
         except Exception as exc:
             # The value cannot reach the model: the call failed, as if its handler had raised.
             logger.warning("Tool %r result could not be rendered", name, exc_info=True)
-            result = _unrenderable(name, exc)
+            result = ToolResult.error(unrenderable(name, exc))
             rendered = ""
         event = _event(
             self.prompt.name,
