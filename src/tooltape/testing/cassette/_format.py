@@ -7,7 +7,9 @@ name, body trees in their original key order.
 
 from __future__ import annotations
 
+import errno
 import json
+import os
 import stat
 from collections.abc import Mapping
 from importlib.metadata import PackageNotFoundError, version
@@ -246,6 +248,33 @@ def _cassette_from_tree(tree: object, where: Path) -> Cassette:
     )
 
 
+_NO_WAIT = getattr(os, "O_NONBLOCK", 0)  # POSIX only; elsewhere there is no pipe to wait on
+
+
+def _read_regular(where: Path) -> bytes:
+    """The bytes of the regular file ``where``; a named pipe, socket or device is refused.
+
+    Opened without blocking, so a named pipe with no writer opens at once (and is
+    refused) instead of being waited on for ever; the file is then checked by its
+    descriptor, which costs no second look-up of the path.
+    """
+    fd = os.open(where, os.O_RDONLY | _NO_WAIT)
+    try:
+        mode = os.fstat(fd).st_mode
+        if stat.S_ISDIR(mode):
+            raise IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR), str(where))
+        if not stat.S_ISREG(mode):
+            raise CassetteError(
+                where,
+                "not a regular file (a named pipe, socket or device)",
+                hint="replace it with the cassette file, or move it out of the cassette folder",
+            )
+        with open(fd, "rb", closefd=False) as file:
+            return file.read()
+    finally:
+        os.close(fd)
+
+
 def load_cassette(path: Path | str) -> Cassette:
     """Read a tooltape JSON cassette or a plain vcrpy / pytest-recording cassette.
 
@@ -254,15 +283,7 @@ def load_cassette(path: Path | str) -> Cassette:
     """
     where = Path(path)
     try:
-        mode = where.stat().st_mode
-        if not (stat.S_ISREG(mode) or stat.S_ISDIR(mode)):
-            # Reading a named pipe waits for a writer, for ever; a device may never end.
-            raise CassetteError(
-                where,
-                "not a regular file (a named pipe, socket or device)",
-                hint="replace it with the cassette file, or move it out of the cassette folder",
-            )
-        data = where.read_bytes()
+        data = _read_regular(where)
     except FileNotFoundError:
         raise CassetteError(
             where,
