@@ -28,22 +28,10 @@ from tooltape import (
 )
 from tooltape.adapters.openai import OpenAIAdapter
 from tooltape.testing.provider.loopback import LoopbackProvider, LoopbackReply
+from tooltape.testing.provider.replies import response_json
 from tooltape.tools.mcp import HostedMcpConfig, hosted_mcp_tool
 
-FINAL = {
-    "id": "resp_final",
-    "object": "response",
-    "status": "completed",
-    "output": [
-        {
-            "type": "message",
-            "id": "msg_1",
-            "role": "assistant",
-            "status": "completed",
-            "content": [{"type": "output_text", "text": "Done.", "annotations": []}],
-        }
-    ],
-}
+FINAL = response_json("Done.", id="resp_final")
 
 
 @dataclass(frozen=True)

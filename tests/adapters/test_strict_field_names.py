@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Any
 
 import openai
 import pytest
@@ -17,6 +16,7 @@ import pytest
 from tooltape import MarkdownSection, Prompt, Tool, ToolContext, ToolResult
 from tooltape.adapters.openai import OpenAIAdapter
 from tooltape.testing.provider.loopback import LoopbackProvider, LoopbackReply
+from tooltape.testing.provider.replies import response_json
 
 
 @dataclass(frozen=True)
@@ -46,23 +46,6 @@ def _client(provider: LoopbackProvider) -> openai.OpenAI:
     return openai.OpenAI(api_key="sk-loopback", base_url=provider.base_url, max_retries=0)
 
 
-def _message(text: str) -> dict[str, Any]:
-    return {
-        "id": "resp_final",
-        "object": "response",
-        "status": "completed",
-        "output": [
-            {
-                "type": "message",
-                "id": "msg_1",
-                "role": "assistant",
-                "status": "completed",
-                "content": [{"type": "output_text", "text": text, "annotations": []}],
-            }
-        ],
-    }
-
-
 def test_a_strict_tool_sends_and_takes_fields_named_title_and_default(
     provider: LoopbackProvider,
 ) -> None:
@@ -78,7 +61,7 @@ def test_a_strict_tool_sends_and_takes_fields_named_title_and_default(
     }
     provider.queue(
         LoopbackReply.json({"id": "resp_1", "object": "response", "output": [call]}),
-        LoopbackReply.json(_message("Filed.")),
+        LoopbackReply.json(response_json("Filed.")),
     )
 
     response = OpenAIAdapter("gpt-5", client=_client(provider)).evaluate(prompt)
@@ -97,7 +80,7 @@ def test_a_structured_output_field_named_title_is_in_the_schema(
 ) -> None:
     section = MarkdownSection(title="T", template="summarise")
     prompt = Prompt[Article](ns="tests", key="article", sections=[section])
-    provider.queue(LoopbackReply.json(_message('{"title": "Tides", "summary": "Moon."}')))
+    provider.queue(LoopbackReply.json(response_json('{"title": "Tides", "summary": "Moon."}')))
 
     response = OpenAIAdapter("gpt-5", client=_client(provider)).evaluate(prompt)
 
