@@ -216,6 +216,34 @@ def test_code_interpreter_failure_logs_image_and_file_path(form: int) -> None:
     assert [(f.file_id, f.span) for f in result.files] == [("cfile_synth_csv", (26, 26))]
 
 
+@pytest.mark.parametrize(
+    ("name", "codec", "item_id"),
+    [
+        ("code_interpreter_failed.json", CodeInterpreterCodec(), "ci_synth_ok"),
+        ("file_search_results.json", FileSearchCodec(), None),
+        ("mcp_call_errors.json", McpCodec(), "mcp_synth_ok"),
+    ],
+)
+def test_an_incomplete_call_is_a_failed_call(name: str, codec: Any, item_id: str | None) -> None:
+    # The wire's other terminal status short of ``completed``: the call did not finish.
+    body = fixture(name)
+    items = body["output"]
+    target = next(
+        i for i in items if i["type"].endswith("_call") and item_id in (None, i.get("id"))
+    )
+    assert target["status"] == "completed" and not target.get("error")
+    target["status"] = "incomplete"
+    calls = {c.id: c for c in codec.parse_calls(items, None)}
+    call = calls[target["id"]]
+    assert (call.success, call.status) == (False, "incomplete")
+    assert call.error is not None
+    assert target["id"] in call.error and "'incomplete'" in call.error
+    assert "did not finish" in call.error
+    assert all(
+        c.success for c in codec.parse_calls(fixture(name)["output"], None) if c.id == target["id"]
+    )
+
+
 @pytest.mark.parametrize("form", [0, 1])
 def test_failed_image_generation_carries_code_and_message(form: int) -> None:
     items = both_forms("image_generation_failed.json")[form]

@@ -9,6 +9,7 @@ from tooltape.adapters.openai.codecs.items import field, mapping, text
 from tooltape.prompt import HostedTool, PromptEvaluationError
 
 FAILED = "failed"
+INCOMPLETE = "incomplete"
 
 # A codec serialises one tool and never sees the prompt; the adapter knows the
 # prompt name and may re-raise with it.
@@ -42,15 +43,25 @@ def describe_error(error: object) -> str | None:
     return f"{head}: {message}" if head else str(message)
 
 
-def call_failure(item: object, what: str) -> str | None:
-    """Why a call item failed (its error, or its ``failed`` status), else ``None``."""
+def call_failure(item: object, what: str, *, incomplete_fails: bool = True) -> str | None:
+    """Why a call item failed (its error, or a ``failed`` status), else ``None``.
+
+    ``incomplete`` is the wire's other terminal status short of ``completed``
+    (a code interpreter, file search or MCP call that did not finish): a
+    failure too, unless the codec judges it with the item's output
+    (``incomplete_fails=False``).
+    """
     error = describe_error(field(item, "error"))
     item_status = status(item)
-    if error is None and item_status != FAILED:
+    unfinished = incomplete_fails and item_status == INCOMPLETE
+    if error is None and item_status != FAILED and not unfinished:
         return None
     ident = text(item, "id") or "?"
     kind = text(item, "type") or "call"
-    reason = error or "the provider reported status 'failed' and no error detail"
+    reason = error or (
+        f"the provider reported status {item_status!r} and no error detail"
+        + ("; the call did not finish" if unfinished else "")
+    )
     return f"{kind} {ident} ({what}) failed: {reason}"
 
 

@@ -8,7 +8,7 @@ from typing import Any
 
 from tooltape.adapters.codec import HostedCall
 from tooltape.adapters.openai.codecs.calls import hosted_call
-from tooltape.adapters.openai.codecs.failures import call_failure
+from tooltape.adapters.openai.codecs.failures import INCOMPLETE, call_failure
 from tooltape.adapters.openai.codecs.items import field, item_type, of_types, text
 from tooltape.prompt import HostedTool
 from tooltape.tools.programmatic_tool_calling import (
@@ -91,7 +91,7 @@ class ProgrammaticToolCallingCodec:
         for item in of_types(response_items, (_PROGRAM,)):
             run = _run(item, response_items, outputs)
             error = call_failure(item, f"running program {run.call_id}")
-            if error is None and run.status == "incomplete":
+            if error is None and run.status == INCOMPLETE:
                 error = (
                     f"program {text(item, 'id')} ({run.call_id}) ended incomplete: "
                     f"{run.result or 'no result'}"

@@ -9,7 +9,7 @@ from typing import Any
 from tooltape.adapters.codec import HostedCall
 from tooltape.adapters.openai.codecs.calls import hosted_call
 from tooltape.adapters.openai.codecs.containers import container_skill_wire, network_policy_wire
-from tooltape.adapters.openai.codecs.failures import FAILED, call_failure, status
+from tooltape.adapters.openai.codecs.failures import INCOMPLETE, call_failure, status
 from tooltape.adapters.openai.codecs.items import (
     elements,
     field,
@@ -30,7 +30,6 @@ from tooltape.tools.shell import (
 
 _CALL = "shell_call"
 _OUTPUT = "shell_call_output"
-_UNFINISHED = (FAILED, "incomplete")
 
 
 def shell_call(item: object) -> ShellCall:
@@ -126,14 +125,15 @@ class ShellCodec:
         calls: list[HostedCall] = []
         for item, answer in self._pairs(response_items):
             params = shell_call(item)
-            error = call_failure(item, f"running {list(params.commands)}")
-            if error is None and answer is None and status(item) in _UNFINISHED:
+            # An incomplete call that still reported its output is judged by that output.
+            error = call_failure(item, f"running {list(params.commands)}", incomplete_fails=False)
+            if error is None and answer is None and status(item) == INCOMPLETE:
                 error = (
                     f"{_CALL} {text(item, 'id')} ended {status(item)!r} without a "
                     f"{_OUTPUT}; the commands {list(params.commands)} did not report."
                 )
             if error is None and answer is not None:
-                error = call_failure(answer, "reporting command output")
+                error = call_failure(answer, "reporting command output", incomplete_fails=False)
             outputs = _outputs(answer) if answer is not None else ()
             output = ShellResult(params.commands, outputs, container_id=_container(item))
             calls.append(hosted_call(self.kind, item, params=params, output=output, error=error))

@@ -8,7 +8,7 @@ from typing import Any, cast
 
 from tooltape.adapters.codec import HostedCall
 from tooltape.adapters.openai.codecs.calls import hosted_call
-from tooltape.adapters.openai.codecs.failures import call_failure, status
+from tooltape.adapters.openai.codecs.failures import INCOMPLETE, call_failure, status
 from tooltape.adapters.openai.codecs.items import elements, field, mapping, of_types, text
 from tooltape.prompt import HostedTool, Tool, ToolResult
 from tooltape.prompt.schema import NAMED_SCHEMAS
@@ -92,8 +92,9 @@ class ToolSearchCodec:
         for item in of_types(response_items, (_CALL,)):
             search = _search(item)
             answer = outputs.get(search.call_id) if search.call_id else None
-            error = call_failure(item, f"searching {dict(search.arguments)}")
-            if error is None and answer is None and status(item) == "incomplete":
+            what = f"searching {dict(search.arguments)}"
+            error = call_failure(item, what, incomplete_fails=False)
+            if error is None and answer is None and status(item) == INCOMPLETE:
                 error = f"{_CALL} {text(item, 'id')} ended 'incomplete' without a {_OUTPUT}."
             loaded = _loaded(elements(answer, "tools")) if answer is not None else ()
             output = ToolSearchResult(searches=(search,), loaded=loaded)
