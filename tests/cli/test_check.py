@@ -287,6 +287,43 @@ def test_a_project_without_its_cassette_folder_passes_empty_never_against_the_bu
     assert run.code == 2 and "no cassette folder tset/tapes (cassette_dir from" in run.err
 
 
+def test_cassettes_kept_elsewhere_are_named_instead_of_checking_nothing_silently(
+    cli: Callable[..., Run], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    # A project whose recordings live where its own fixture or pytest-recording put them.
+    project = _user_project(tmp_path, '[project]\nname = "weather"\n')
+    (project / "tests").mkdir()
+    (project / "cassettes").rename(project / "tests" / "cassettes")
+    yaml_folder = project / "tests" / "cassettes" / "test_old"
+    yaml_folder.mkdir()
+    (yaml_folder / "test_forecast.yaml").write_text("interactions: []\nversion: 1\n")
+    hidden = project / ".venv" / "lib" / "cassettes"
+    hidden.mkdir(parents=True)
+    (hidden / "vendored.json").write_text("{}")
+    monkeypatch.chdir(project)
+
+    run = cli("check")
+    assert run.code == 0, run.out + run.err  # nothing is required: still a pass, but said
+    shown = Path("tests") / "cassettes"
+    assert (
+        f"no cassettes in cassettes, but the project holds some elsewhere:\n  {shown}: "
+        "1 JSON, 1 YAML\n" in run.out
+    )
+    assert f"`tooltape check {shown}`" in run.out
+    assert f'cassette_dir = "{shown}"' in run.out
+    assert f"`tooltape import {shown} --out cassettes`" in run.out
+    assert ".venv" not in run.out
+
+    # Following either hint checks the recordings: the web search is covered there.
+    run = cli("check", str(shown))
+    assert run.code == 0 and _rows(run.out)["web_search"][1] == "recorded"
+    assert "holds some elsewhere" not in run.out
+    (project / "pyproject.toml").write_text(f'[tool.tooltape]\ncassette_dir = "{shown}"\n')
+    run = cli("check")
+    assert run.code == 0 and _rows(run.out)["web_search"][1] == "recorded"
+    assert "holds some elsewhere" not in run.out
+
+
 def test_check_from_a_sub_folder_finds_the_project(
     cli: Callable[..., Run], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:

@@ -17,7 +17,7 @@ from collections.abc import Mapping
 from pathlib import Path
 
 from tooltape.cli.errors import EXIT_FAILURE, EXIT_OK, UsageError
-from tooltape.cli.folders import cassette_folder, project_settings
+from tooltape.cli.folders import cassette_folder, elsewhere_hint, project_settings
 from tooltape.cli.terminal import Cell, Console, Progress, plural, table
 from tooltape.testing.contracts import (
     ContractReport,
@@ -108,6 +108,8 @@ def run_check(
     finally:
         progress.close()
     console.print(f"cassettes: {folder.describe()} ({plural(len(files), 'file')})")
+    for line in [] if files else elsewhere_hint(folder):
+        console.print(line)
     if settings.source is not None:
         console.print(f"settings: {settings.describe()}")
     console.print()

@@ -9,6 +9,7 @@ from pathlib import Path
 
 from tooltape.cli.errors import UsageError
 from tooltape.cli.terminal import display_path
+from tooltape.testing.contracts import cassette_files, cassette_folders
 from tooltape.testing.settings import ProjectSettings, SettingsError, load_settings
 
 _PROJECT_FILES = ("pyproject.toml", "pytest.ini", ".pytest.ini", "tox.ini", "setup.cfg")
@@ -96,6 +97,39 @@ def cassette_folder(argument: str | None, *, command: str, allow_bundled: bool) 
         "record a test first (`pytest --record-mode=once`), fix the setting, or pass the "
         f"folder (e.g. `tooltape {command} tests/cassettes`)"
     )
+
+
+def elsewhere_hint(folder: CassetteFolder) -> list[str]:
+    """What to do when the project's cassette folder holds no cassette but other folders
+    of the project do (``tests/cassettes``...): a passing check there would check nothing."""
+    root = project_root()
+    if root is None or folder.origin not in ("project", "not yet recorded"):
+        return []
+    here = folder.path.resolve()
+    found = [path for path in cassette_folders(root) if path.resolve() != here]
+    if not found:
+        return []
+    shown = display_path(folder.path)
+    lines = [f"no cassettes in {shown}, but the project holds some elsewhere:"]
+    yaml_folder: str | None = None
+    for path in found:
+        files = cassette_files(path)
+        yaml = sum(1 for file in files if file.suffix != ".json")
+        named = display_path(_relative(path))
+        yaml_folder = yaml_folder or (named if yaml else None)
+        counts = ((len(files) - yaml, "JSON"), (yaml, "YAML"))
+        lines.append(f"  {named}: " + ", ".join(f"{n} {label}" for n, label in counts if n))
+    first = display_path(_relative(found[0]))
+    lines.append(
+        f'  check one with `tooltape check {first}`, or set cassette_dir = "{first}" '
+        "under [tool.tooltape] (the plugin and every command then read there)"
+    )
+    if yaml_folder is not None:
+        lines.append(
+            "  YAML cassettes are vcrpy's: "
+            f"`tooltape import {yaml_folder} --out {shown}` converts them"
+        )
+    return lines
 
 
 def _chosen(settings: ProjectSettings) -> str:

@@ -22,7 +22,12 @@ from tooltape.testing.contracts.checks import (
     spec_path,
 )
 from tooltape.testing.contracts.client_checks import check_client_kind
-from tooltape.testing.contracts.corpus import Corpus, cassette_files, load_corpus
+from tooltape.testing.contracts.corpus import (
+    Corpus,
+    cassette_files,
+    cassette_folders,
+    load_corpus,
+)
 from tooltape.testing.contracts.matrix import ContractReport, run_contracts
 from tooltape.testing.contracts.subjects import (
     ClientSubject,
@@ -52,6 +57,7 @@ __all__ = [
     "Subject",
     "builtin_subjects",
     "cassette_files",
+    "cassette_folders",
     "check_client_kind",
     "check_failure_semantics",
     "check_kind",
