@@ -125,7 +125,9 @@ def test_cassettes_no_test_uses(cli: Callable[..., Run], project: Path) -> None:
         "def test_param(x):\n    pass\n\n"
         "class TestGroup:\n    def test_method(self):\n        pass\n\n"
         "@pytest.mark.default_cassette('shared_name')\n"
-        "def test_named():\n    pass\n",
+        "def test_named():\n    pass\n\n"
+        "@pytest.mark.default_cassette('kept_from_pytest_recording.yaml')\n"
+        "def test_named_as_before():\n    pass\n",
         encoding="utf-8",
     )
     cassettes = project / "cassettes"
@@ -134,6 +136,7 @@ def test_cassettes_no_test_uses(cli: Callable[..., Run], project: Path) -> None:
         "tests/unit/test_api/test_param[1.5].json",
         "tests/unit/test_api/TestGroup.test_method.json",
         "tests/unit/test_api/shared_name.json",
+        "tests/unit/test_api/kept_from_pytest_recording.json",  # the plugin's name for .yaml
         "imported/whatever.json",  # not a test-module folder: never checked
     ]
     unused = [

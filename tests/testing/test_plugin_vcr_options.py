@@ -409,6 +409,21 @@ def test_a_projects_vcr_cassette_dir_and_cassette_name_are_where_the_cassette_go
     _replay(pytester, monkeypatch)[0].assert_outcomes(passed=1)
 
 
+def test_a_cassette_name_kept_from_pytest_recording_is_read_as_the_imported_json(
+    pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # ``tooltape import`` writes forecast.yaml as forecast.json: the plugin reads that file.
+    _project(pytester, monkeypatch, mark='(record_mode="once")')
+    pytester.makeconftest(
+        "import pytest\n\n@pytest.fixture\ndef default_cassette_name():\n"
+        '    return "forecast.yaml"\n'
+    )
+    result, _ = _run(pytester, monkeypatch)
+    result.assert_outcomes(passed=1)
+    assert list(_files(pytester.path)) == [Path("cassettes/test_options/forecast.json")]
+    _replay(pytester, monkeypatch)[0].assert_outcomes(passed=1)
+
+
 SAVE_HOOK = """
 def add_a_key(request, response):
     headers = {**response["headers"], "x-added-at-save": ["sk-proj-" + "SaVeHoOk0042" * 3]}

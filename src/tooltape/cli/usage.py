@@ -88,10 +88,14 @@ def named_test(stem: str) -> tuple[str | None, str]:
     return (owner or None, name) if dot else (None, base)
 
 
+# How a test names its cassette: as is, or with the suffix the plugin gives or replaces.
+_NAMED = ("", ".json", ".yaml", ".yml")
+
+
 def defines(module: ModuleTests, stem: str) -> bool:
     """Whether ``module`` defines the test that records the cassette ``stem``."""
     owner, name = named_test(stem)
-    if stem in module.strings or f"{stem}.json" in module.strings:
+    if any(f"{stem}{suffix}" in module.strings for suffix in _NAMED):
         return True
     if owner is None:
         return name in module.functions or any(m.endswith(f".{name}") for m in module.methods)

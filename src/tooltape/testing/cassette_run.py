@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
@@ -11,7 +12,13 @@ import pytest
 
 from tooltape.testing.cassette import CassetteSource
 
-__all__ = ["CASSETTE_RUN", "CassetteRun", "cassette_folder_of", "marker_options"]
+__all__ = [
+    "CASSETTE_RUN",
+    "CassetteRun",
+    "cassette_folder_of",
+    "json_cassette_path",
+    "marker_options",
+]
 
 
 @dataclass
@@ -58,3 +65,18 @@ def cassette_folder_of(nodeid: str) -> PurePosixPath:
     module = PurePosixPath(nodeid.split("::", 1)[0])
     parts = [part for part in module.with_suffix("").parts if part not in ("", ".", "..", "/")]
     return PurePosixPath(*parts) if parts else PurePosixPath(module.stem or "tests")
+
+
+_YAML_SUFFIXES = (".yaml", ".yml")
+
+
+def json_cassette_path(path: str) -> str:
+    """The file a cassette name is kept in: ``.json`` added, or put in place of the
+    ``.yaml``/``.yml`` of a name kept from pytest-recording (as ``tooltape import``
+    names the converted file), never ``x.yaml.json``."""
+    stem, suffix = os.path.splitext(path)
+    if suffix == ".json":
+        return path
+    if suffix.lower() in _YAML_SUFFIXES:
+        return stem + ".json"
+    return path + ".json"

@@ -56,6 +56,7 @@ from tooltape.testing.cassette_run import (
     CASSETTE_RUN,
     CassetteRun,
     cassette_folder_of,
+    json_cassette_path,
     marker_options,
 )
 from tooltape.testing.recorded_elsewhere import import_from_pytest_recording
@@ -215,7 +216,7 @@ def pytest_recording_configure(config: pytest.Config, vcr: Any) -> None:
     extra_paths = tuple(getattr(recorder.persister, "extra_paths", ()))
     if not projects_own_folder(recorder.cassette_library_dir, state):
         recorder.cassette_library_dir = str(root.joinpath(*state.module.parts))
-    recorder.path_transformer = recorder.ensure_suffix(".json")
+    recorder.path_transformer = json_cassette_path
     volatile = (*settings.volatile, *state.volatile)
     configure_vcr(
         recorder,
