@@ -313,6 +313,9 @@ def test_cassettes_kept_elsewhere_are_named_instead_of_checking_nothing_silently
     assert f'cassette_dir = "{shown}"' in run.out
     assert f"`tooltape import {shown} --out cassettes`" in run.out
     assert ".venv" not in run.out
+    lint = cli("lint")
+    assert lint.code == 0 and "but the project holds some elsewhere" in lint.out
+    assert f"`tooltape lint {shown}`" in lint.out
 
     # Following either hint checks the recordings: the web search is covered there.
     run = cli("check", str(shown))

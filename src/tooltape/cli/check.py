@@ -108,7 +108,7 @@ def run_check(
     finally:
         progress.close()
     console.print(f"cassettes: {folder.describe()} ({plural(len(files), 'file')})")
-    for line in [] if files else elsewhere_hint(folder):
+    for line in [] if files else elsewhere_hint(folder, command="check"):
         console.print(line)
     if settings.source is not None:
         console.print(f"settings: {settings.describe()}")

@@ -99,7 +99,7 @@ def cassette_folder(argument: str | None, *, command: str, allow_bundled: bool) 
     )
 
 
-def elsewhere_hint(folder: CassetteFolder) -> list[str]:
+def elsewhere_hint(folder: CassetteFolder, *, command: str) -> list[str]:
     """What to do when the project's cassette folder holds no cassette but other folders
     of the project do (``tests/cassettes``...): a passing check there would check nothing."""
     root = project_root()
@@ -121,7 +121,7 @@ def elsewhere_hint(folder: CassetteFolder) -> list[str]:
         lines.append(f"  {named}: " + ", ".join(f"{n} {label}" for n, label in counts if n))
     first = display_path(_relative(found[0]))
     lines.append(
-        f'  check one with `tooltape check {first}`, or set cassette_dir = "{first}" '
+        f'  {command} one with `tooltape {command} {first}`, or set cassette_dir = "{first}" '
         "under [tool.tooltape] (the plugin and every command then read there)"
     )
     if yaml_folder is not None:

@@ -20,7 +20,12 @@ from pathlib import Path
 
 from tooltape.cli.errors import EXIT_FAILURE, EXIT_OK
 from tooltape.cli.findings import Finding, file_findings, stray_finding
-from tooltape.cli.folders import cassette_folder, project_root, project_settings
+from tooltape.cli.folders import (
+    cassette_folder,
+    elsewhere_hint,
+    project_root,
+    project_settings,
+)
 from tooltape.cli.terminal import Cell, Console, Progress, align, display_path, plural
 from tooltape.cli.usage import unused_cassettes
 from tooltape.testing.cassette import DEFAULT_POLICY, ScrubPolicy, scrub_policy, stray_temp_files
@@ -115,10 +120,11 @@ def run_lint(directory: str | None, *, console: Console, root: Path | None = Non
     checked = f"{plural(len(files), 'cassette')} in {where}"
     if not findings:
         if not files:
-            console.print(
+            for line in elsewhere_hint(folder, command="lint") or [
                 f"no cassettes in {where}: nothing to lint (cassettes are the .json and .yaml "
                 "files under it; record some with `pytest --record-mode=once`)"
-            )
+            ]:
+                console.print(line)
             return EXIT_OK
         console.print(console.style.paint(f"{checked}: no findings", "green"))
         return EXIT_OK
