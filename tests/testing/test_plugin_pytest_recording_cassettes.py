@@ -86,11 +86,10 @@ def _command_after(output: str, prefix: str) -> list[str]:
     raise AssertionError(f"no {prefix!r} line in:\n{output}")
 
 
-@pytest.mark.parametrize("conftest", ["", OWN_DEFAULT_FOLDER], ids=["default", "own-fixture"])
 def test_a_miss_names_pytest_recordings_cassette_and_the_import_that_moves_it(
-    pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch, conftest: str
+    pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    _legacy_project(pytester, monkeypatch, conftest)
+    _legacy_project(pytester, monkeypatch, "")
 
     missed = pytester.runpytest_subprocess("-p", "no:cacheprovider")
     missed.assert_outcomes(failed=1)
@@ -113,6 +112,19 @@ def test_a_miss_names_pytest_recordings_cassette_and_the_import_that_moves_it(
     assert main(command[1:]) == 0
     assert (pytester.path / "cassettes" / "tests" / "test_legacy" / "test_answer.json").is_file()
     pytester.runpytest_subprocess("-p", "no:cacheprovider").assert_outcomes(passed=1)
+
+
+def test_a_projects_own_fixture_naming_pytest_recordings_folder_replays_it_there(
+    pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The project's vcr_cassette_dir is honoured even when it gives pytest-recording's
+    # folder: the .yaml recorded there replays where it is, with nothing to import.
+    yaml = _legacy_project(pytester, monkeypatch, OWN_DEFAULT_FOLDER)
+    replayed = pytester.runpytest_subprocess("-p", "no:cacheprovider", "-rA")
+    replayed.assert_outcomes(passed=1)
+    assert "tooltape import" not in replayed.stdout.str()
+    assert not (pytester.path / "cassettes").exists()
+    assert yaml.is_file()
 
 
 def test_the_folder_command_imports_every_cassette_where_tooltape_reads_it(

@@ -424,6 +424,35 @@ def test_a_cassette_name_kept_from_pytest_recording_is_read_as_the_imported_json
     _replay(pytester, monkeypatch)[0].assert_outcomes(passed=1)
 
 
+SAME_AS_PYTEST_RECORDING = """
+import os
+
+import pytest
+
+
+@pytest.fixture(scope="module")
+def vcr_cassette_dir(request):  # word for word what pytest-recording does without it
+    module = request.node.fspath
+    return os.path.join(module.dirname, "cassettes", module.purebasename)
+"""
+
+
+def test_a_projects_vcr_cassette_dir_giving_pytest_recordings_folder_is_still_its_own(
+    pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _project(pytester, monkeypatch, conftest=SAME_AS_PYTEST_RECORDING)
+    (pytester.path / "tests").mkdir()
+    (pytester.path / "test_options.py").rename(pytester.path / "tests" / "test_options.py")
+    result, _ = _run(pytester, monkeypatch, "--record-mode=once")
+    result.assert_outcomes(passed=1)
+    # where the fixture says, not <cassette_dir>/tests/test_options/
+    assert list(_files(pytester.path / "tests")) == [
+        Path("cassettes/test_options/test_answer.json")
+    ]
+    assert not (pytester.path / "cassettes").exists()
+    _replay(pytester, monkeypatch)[0].assert_outcomes(passed=1)
+
+
 SAVE_HOOK = """
 def add_a_key(request, response):
     headers = {**response["headers"], "x-added-at-save": ["sk-proj-" + "SaVeHoOk0042" * 3]}

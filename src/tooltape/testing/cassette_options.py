@@ -36,10 +36,14 @@ __all__ = [
     "VcrOptionError",
     "pinned_note",
     "project_options",
-    "projects_own_folder",
     "default_recording_dir",
+    "own_cassette_dir",
+    "projects_own_folder",
     "refuse_recorder_bypasses",
 ]
+
+_PYTEST_RECORDING = "pytest_recording.plugin"
+"""The module of pytest-recording's own fixtures."""
 
 _WRITES = (
     "tooltape reads and writes the cassettes itself (tooltape JSON, scrubbed, checked for "
@@ -144,11 +148,25 @@ def default_recording_dir(item: pytest.Item) -> str:
 def projects_own_folder(folder: object, state: CassetteRun) -> bool:
     """Whether pytest-recording's recorder was given ``folder`` by the project (a
     ``vcr_cassette_dir`` fixture of its own) rather than by pytest-recording."""
+    if state.own_cassette_dir is not None:
+        return state.own_cassette_dir and bool(folder)
     if not folder or not state.pytest_recording_dir:
         return False
     given = os.path.abspath(os.fspath(cast("str", folder)))
     default = os.path.abspath(state.pytest_recording_dir)
     return os.path.normcase(given) != os.path.normcase(default)
+
+
+def own_cassette_dir(item: pytest.Item) -> bool | None:
+    """Whether the ``vcr_cassette_dir`` fixture ``item`` gets is the project's own (even
+    one that gives pytest-recording's folder), ``None`` when pytest does not say."""
+    # Function items keep the fixture definitions that apply to them; the last overrides.
+    info: object = getattr(item, "_fixtureinfo", None)
+    defined = cast("Mapping[str, Sequence[Any]]", getattr(info, "name2fixturedefs", {}))
+    definitions = defined.get("vcr_cassette_dir")
+    if not definitions:
+        return None
+    return getattr(definitions[-1].func, "__module__", None) != _PYTEST_RECORDING
 
 
 def pinned_note(state: CassetteRun, *, rewrite: bool) -> str:

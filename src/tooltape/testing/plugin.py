@@ -47,6 +47,7 @@ from tooltape.testing.cassette import scrub_policy
 from tooltape.testing.cassette_options import (
     VcrOptionError,
     default_recording_dir,
+    own_cassette_dir,
     pinned_note,
     project_options,
     projects_own_folder,
@@ -161,6 +162,7 @@ def pytest_runtest_setup(item: pytest.Item) -> Generator[None, None, None]:
         provenance=options.get("provenance"),
         volatile=(volatile,) if isinstance(volatile, str) else tuple(volatile),
         pytest_recording_dir=default_recording_dir(item),
+        own_cassette_dir=own_cassette_dir(item),
     )
     item.config.stash[CASSETTE_RUN] = item.stash[CASSETTE_RUN]
     return (yield)
