@@ -139,7 +139,12 @@ class InProcessEventBus:
         Failures are logged and kept in ``failures`` just the same; nothing is
         built for the caller (nothing at all when every handler succeeds).
         """
-        self._call(self._handlers_for(event), event)
+        # ``_call`` written out: one call's delivery is on every tool call's path.
+        for handler in self._routes.get(event.__class__) or self._handlers_for(event):
+            try:
+                handler(event)
+            except Exception as exc:
+                self.failures.append(self._failed(event, handler, exc))
 
     def _handlers_for(self, event: object) -> tuple[Callable[[Any], None], ...]:
         routes = self._routes  # a subscription made meanwhile replaces the dict
@@ -162,9 +167,13 @@ class InProcessEventBus:
                 handler(event)
             except Exception as exc:
                 failures = failures or []
-                failures.append(SubscriberFailure(event, handler, exc))
-                logger.exception("Subscriber %r failed on %s", handler, type(event).__name__)
+                failures.append(self._failed(event, handler, exc))
         if failures is None:
             return None
         self.failures.extend(failures)
         return tuple(failures)
+
+    @staticmethod
+    def _failed(event: object, handler: Callable[[Any], None], exc: Exception) -> SubscriberFailure:
+        logger.exception("Subscriber %r failed on %s", handler, type(event).__name__)
+        return SubscriberFailure(event, handler, exc)

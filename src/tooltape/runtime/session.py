@@ -32,14 +32,9 @@ class Session:
         if any(b is bus for b in self._attached):
             return
         self._attached.append(bus)
-        bus.subscribe(ToolInvoked, self._record_tool)
-        bus.subscribe(PromptExecuted, self._record_execution)
-
-    def _record_tool(self, event: ToolInvoked) -> None:
-        self._tool_invocations.append(event)
-
-    def _record_execution(self, event: PromptExecuted) -> None:
-        self._executions.append(event)
+        # The lists' own ``append``: recording an event runs no Python frame of its own.
+        bus.subscribe(ToolInvoked, self._tool_invocations.append)
+        bus.subscribe(PromptExecuted, self._executions.append)
 
     @property
     def tool_invocations(self) -> tuple[ToolInvoked, ...]:
