@@ -15,6 +15,7 @@ import pytest
 from cli_helpers import REPO, FakeTerminal, Run
 
 from tooltape.cli import check as check_module
+from tooltape.cli import main
 from tooltape.cli.folders import bundled_cassettes
 from tooltape.cli.terminal import Progress
 from tooltape.testing.contracts import builtin_subjects, client_subjects
@@ -290,13 +291,16 @@ def test_a_project_without_its_cassette_folder_passes_empty_never_against_the_bu
 def test_cassettes_kept_elsewhere_are_named_instead_of_checking_nothing_silently(
     cli: Callable[..., Run], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
-    # A project whose recordings live where its own fixture or pytest-recording put them.
+    # tooltape cassettes where the project's own fixture put them, and pytest-recording's
+    # YAML cassettes at its own place: <module folder>/cassettes/<module>/<test>.yaml.
     project = _user_project(tmp_path, '[project]\nname = "weather"\n')
     (project / "tests").mkdir()
-    (project / "cassettes").rename(project / "tests" / "cassettes")
-    yaml_folder = project / "tests" / "cassettes" / "test_old"
-    yaml_folder.mkdir()
-    (yaml_folder / "test_forecast.yaml").write_text("interactions: []\nversion: 1\n")
+    (project / "cassettes").rename(project / "tests" / "vcr_cassettes")
+    (project / "tests" / "test_old.py").write_text("def test_search():\n    pass\n")
+    legacy = project / "tests" / "cassettes" / "test_old"
+    legacy.mkdir(parents=True)
+    real = REPO / "tests" / "data" / "real-cassettes" / "openai-responses"
+    shutil.copy(real / "model_web_search_tool.yaml", legacy / "test_search.yaml")
     hidden = project / ".venv" / "lib" / "cassettes"
     hidden.mkdir(parents=True)
     (hidden / "vendored.json").write_text("{}")
@@ -304,24 +308,30 @@ def test_cassettes_kept_elsewhere_are_named_instead_of_checking_nothing_silently
 
     run = cli("check")
     assert run.code == 0, run.out + run.err  # nothing is required: still a pass, but said
-    shown = Path("tests") / "cassettes"
+    own, yaml = Path("tests") / "vcr_cassettes", Path("tests") / "cassettes"
     assert (
-        f"no cassettes in cassettes, but the project holds some elsewhere:\n  {shown}: "
-        "1 JSON, 1 YAML\n" in run.out
+        "no cassettes in cassettes, but the project holds some elsewhere:\n"
+        f"  {yaml}: 1 YAML\n  {own}: 1 JSON\n" in run.out
     )
-    assert f"`tooltape check {shown}`" in run.out
-    assert f'cassette_dir = "{shown}"' in run.out
-    assert f"`tooltape import {shown} --out cassettes`" in run.out
+    assert f"`tooltape check {own}`" in run.out
+    assert f'cassette_dir = "{own}"' in run.out
+    assert f'cassette_dir = "{yaml}"' not in run.out  # the plugin never reads YAML there
+    out = Path("cassettes") / "tests"
+    assert f"    tooltape import {yaml} --out {out}\n" in run.out
     assert ".venv" not in run.out
     lint = cli("lint")
     assert lint.code == 0 and "but the project holds some elsewhere" in lint.out
-    assert f"`tooltape lint {shown}`" in lint.out
+    assert f"`tooltape lint {own}`" in lint.out
 
-    # Following either hint checks the recordings: the web search is covered there.
-    run = cli("check", str(shown))
+    # Each hint does what it says: the import lands where the plugin reads the test's
+    # cassette, and checking the other folder covers the web search recorded there.
+    assert main(["import", str(yaml), "--out", str(out)]) == 0
+    assert (out / "test_old" / "test_search.json").is_file()
+    assert [p.name for p in Path("cassettes").rglob("*.json")] == ["test_search.json"]
+    run = cli("check", str(own))
     assert run.code == 0 and _rows(run.out)["web_search"][1] == "recorded"
     assert "holds some elsewhere" not in run.out
-    (project / "pyproject.toml").write_text(f'[tool.tooltape]\ncassette_dir = "{shown}"\n')
+    (project / "pyproject.toml").write_text(f'[tool.tooltape]\ncassette_dir = "{own}"\n')
     run = cli("check")
     assert run.code == 0 and _rows(run.out)["web_search"][1] == "recorded"
     assert "holds some elsewhere" not in run.out

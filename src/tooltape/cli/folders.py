@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import os
+import shlex
 from dataclasses import dataclass
 from importlib.resources import files
 from pathlib import Path
 
 from tooltape.cli.errors import UsageError
+from tooltape.cli.pytest_recording import import_out
 from tooltape.cli.terminal import display_path
 from tooltape.testing.contracts import cassette_files, cassette_folders
 from tooltape.testing.settings import ProjectSettings, SettingsError, load_settings
@@ -111,25 +113,34 @@ def elsewhere_hint(folder: CassetteFolder, *, command: str) -> list[str]:
         return []
     shown = display_path(folder.path)
     lines = [f"no cassettes in {shown}, but the project holds some elsewhere:"]
-    yaml_folder: str | None = None
+    tooltape_folder: str | None = None
+    imports: list[str] = []
     for path in found:
         files = cassette_files(path)
         yaml = sum(1 for file in files if file.suffix != ".json")
         named = display_path(_relative(path))
-        yaml_folder = yaml_folder or (named if yaml else None)
         counts = ((len(files) - yaml, "JSON"), (yaml, "YAML"))
         lines.append(f"  {named}: " + ", ".join(f"{n} {label}" for n, label in counts if n))
-    first = display_path(_relative(found[0]))
-    lines.append(
-        f'  {command} one with `tooltape {command} {first}`, or set cassette_dir = "{first}" '
-        "under [tool.tooltape] (the plugin and every command then read there)"
-    )
-    if yaml_folder is not None:
+        if yaml < len(files):
+            tooltape_folder = tooltape_folder or named
+        out = import_out(path, project_settings()) if yaml else None
+        if out is not None:
+            imports.append(shlex.join(["tooltape", "import", named, "--out", _shown(out)]))
+    if tooltape_folder is not None:
         lines.append(
-            "  YAML cassettes are vcrpy's: "
-            f"`tooltape import {yaml_folder} --out {shown}` converts them"
+            f"  {command} them with `tooltape {command} {tooltape_folder}`; if your tests' "
+            f'cassettes belong there, set cassette_dir = "{tooltape_folder}" under '
+            "[tool.tooltape] (the plugin keeps each as <cassette_dir>/<test module path>/"
+            "<test>.json)"
         )
+    if imports:
+        lines.append("  YAML cassettes are pytest-recording's: import them where tooltape reads:")
+        lines.extend(f"    {line}" for line in imports)
     return lines
+
+
+def _shown(path: Path) -> str:
+    return display_path(_relative(path))
 
 
 def _chosen(settings: ProjectSettings) -> str:

@@ -10,6 +10,7 @@ itself lands one level short: these say where the plugin reads and which
 
 from __future__ import annotations
 
+import contextlib
 import shlex
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -18,7 +19,7 @@ from pathlib import Path
 from tooltape.cli.terminal import display_path
 from tooltape.testing.settings import ProjectSettings
 
-__all__ = ["Misplaced", "misplaced", "misplaced_note"]
+__all__ = ["Misplaced", "import_out", "misplaced", "misplaced_note"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -43,6 +44,24 @@ def _recorded_for(source: Path) -> Path | None:
         return None
     module = module_folder.parent.parent / f"{module_folder.name}.py"
     return module if module.is_file() else None
+
+
+def import_out(folder: Path, settings: ProjectSettings) -> Path | None:
+    """The ``--out`` that imports the YAML cassettes of ``folder`` where the plugin reads
+    them: ``<cassette_dir>/<module folder>`` for pytest-recording's ``<module
+    folder>/cassettes``, the cassette folder itself for any other folder. ``None`` when
+    the cassette folder lies inside ``folder`` (importing it would read its own output)."""
+    folder = folder.resolve()
+    cassette_folder = settings.cassette_path.resolve()
+    out = cassette_folder
+    modules = [sub for sub in folder.iterdir() if sub.is_dir()] if folder.is_dir() else []
+    if folder.name == "cassettes" and any(
+        (folder.parent / f"{sub.name}.py").is_file() for sub in modules
+    ):
+        with contextlib.suppress(ValueError):  # outside the project: no test of it runs here
+            module_folder = folder.parent.relative_to(settings.root.resolve())
+            out = cassette_folder.joinpath(*module_folder.parts)
+    return None if out.is_relative_to(folder) else out
 
 
 def misplaced(source: Path, written: Path, settings: ProjectSettings) -> Misplaced | None:
