@@ -150,3 +150,34 @@ def test_a_miss_with_no_pytest_recording_cassette_suggests_no_import(
     assert "pytest --record-mode=once tests/test_legacy.py::test_answer" in output
     assert "tooltape import" not in output
     assert "pytest-recording" not in output
+
+
+BODY_MATCHED = """
+import pytest
+
+
+@pytest.fixture(scope="module")
+def vcr_config():
+    return {"filter_headers": ["authorization"], "match_on": ["method", "path", "body"]}
+"""
+
+
+@pytest.mark.parametrize("conftest", ["", BODY_MATCHED], ids=["vcrpy-default", "match-on-body"])
+def test_an_imported_cassette_is_matched_by_body_when_the_project_asks_for_it(
+    pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch, conftest: str
+) -> None:
+    _legacy_project(pytester, monkeypatch, conftest)
+    monkeypatch.chdir(pytester.path)
+    assert main(["import", "tests/cassettes", "--out", "cassettes/tests"]) == 0
+    pytester.runpytest_subprocess("-p", "no:cacheprovider").assert_outcomes(passed=1)
+
+    module = pytester.path / "tests" / "test_legacy.py"
+    module.write_text(TEST_MODULE.replace('input="hi"', 'input="hello"'))
+    drifted = pytester.runpytest_subprocess("-p", "no:cacheprovider")
+    if not conftest:
+        # vcrpy's default match_on leaves the body out, before tooltape as after it
+        drifted.assert_outcomes(passed=1)
+        return
+    # asked for, the body counts as it did under pytest-recording, with tooltape's diff
+    drifted.assert_outcomes(failed=1)
+    assert '~ input: "hi" -> "hello"' in drifted.stdout.str()

@@ -19,7 +19,7 @@ write a cassette some other way:
 from __future__ import annotations
 
 import os.path
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, cast
 
@@ -36,6 +36,7 @@ __all__ = [
     "VcrOptionError",
     "pinned_note",
     "project_options",
+    "asks_for_body",
     "default_recording_dir",
     "own_cassette_dir",
     "projects_own_folder",
@@ -62,6 +63,14 @@ class ProjectOptions:
     def where(self, name: str) -> str:
         """Where the option ``name`` was given."""
         return "the vcr mark" if name in self.marked else "vcr_config"
+
+    def compares_bodies(self) -> bool | None:
+        """Whether the test's ``match_on`` (with ``additional_matchers``) names the body;
+        ``None`` when it gives no ``match_on`` (the recorder's then holds)."""
+        extra = asks_for_body(self.options.get("additional_matchers", ()))
+        if "match_on" not in self.options:
+            return True if extra else None
+        return extra or asks_for_body(self.options["match_on"])
 
     def record_mode(self, command_line: str | None) -> tuple[str, str | None]:
         """The record mode pytest-recording uses, and where it was pinned (``None``: the
@@ -97,6 +106,16 @@ class ProjectOptions:
                     "in .json, or remove it (name a cassette with @pytest.mark.default_cassette "
                     "or a default_cassette_name fixture, move it with a vcr_cassette_dir fixture)"
                 )
+
+
+_BODY_MATCHERS = frozenset({"body", "raw_body", "tooltape_body"})
+
+
+def asks_for_body(match_on: object) -> bool:
+    """Whether a ``match_on`` list names a body matcher (vcrpy's or tooltape's)."""
+    if isinstance(match_on, str) or not isinstance(match_on, Iterable):
+        return False
+    return any(name in _BODY_MATCHERS for name in cast("Iterable[object]", match_on))
 
 
 def project_options(

@@ -36,6 +36,9 @@ class CassetteRun:
     pytest_recording_dir: str = ""
     """pytest-recording's own cassette folder for the test (empty: not known): a recorder
     given another one was given it by the project."""
+    compares_bodies: bool | None = None
+    """Whether the project's ``match_on`` names the body (``None``: it gives none), which
+    makes an imported cassette's bodies count too."""
     own_cassette_dir: bool | None = None
     """Whether the test's ``vcr_cassette_dir`` fixture is the project's own (``None``: not
     known; then a folder other than ``pytest_recording_dir`` says so)."""

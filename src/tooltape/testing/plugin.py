@@ -46,6 +46,7 @@ import pytest
 from tooltape.testing.cassette import scrub_policy
 from tooltape.testing.cassette_options import (
     VcrOptionError,
+    asks_for_body,
     default_recording_dir,
     own_cassette_dir,
     pinned_note,
@@ -195,6 +196,7 @@ def _take_project_options(request: pytest.FixtureRequest) -> VcrOptionError | No
     if state is None or not markers or config.getoption("--disable-recording", default=False):
         return None  # pytest-recording opens no cassette
     options = project_options(request.getfixturevalue("vcr_config"), markers)
+    state.compares_bodies = options.compares_bodies()
     state.record_mode, state.record_mode_from = options.record_mode(
         config.getoption("--record-mode", default=None)
     )
@@ -215,6 +217,8 @@ def pytest_recording_configure(config: pytest.Config, vcr: Any) -> None:
     root = Path(str(config.rootpath)) / settings.cassette_dir
     recorder: Any = vcr
     refuse_recorder_bypasses(recorder)
+    if state.compares_bodies is None:  # the test gives no match_on: the recorder's holds
+        state.compares_bodies = asks_for_body(recorder.match_on)
     extra_paths = tuple(getattr(recorder.persister, "extra_paths", ()))
     if not projects_own_folder(recorder.cassette_library_dir, state):
         recorder.cassette_library_dir = str(root.joinpath(*state.module.parts))
@@ -229,10 +233,14 @@ def pytest_recording_configure(config: pytest.Config, vcr: Any) -> None:
 
 
 class _BodyUnlessImported:
-    """The body matcher, except for imported cassettes.
+    """The body matcher, except for imported cassettes the project did not ask to match
+    by body.
 
-    Another client made the requests of an imported cassette: its body says
-    nothing about this code's wire, so only method and path count.
+    An imported cassette may hold requests another client made (recordings of
+    another project): its bodies then say nothing about this code's wire, and
+    only method and path count, as in vcrpy's default ``match_on``. A project
+    whose ``match_on`` names the body (``body``, ``raw_body``) asked for its
+    bodies to be compared, and they are, with tooltape's diff.
     """
 
     __name__ = "tooltape_body"  # vcrpy labels failures with it
@@ -242,12 +250,16 @@ class _BodyUnlessImported:
         self.state = state
         self.matcher = matcher
 
+    def _skipped(self) -> bool:
+        state = self.state
+        return state.source == "import" and not state.compares_bodies
+
     def __call__(self, current: Any, recorded: Any) -> None:
-        if self.state.source != "import":
+        if not self._skipped():
             self.matcher(current, recorded)
 
     def request_key(self, request: Any) -> Hashable:
-        return None if self.state.source == "import" else self.matcher.request_key(request)
+        return None if self._skipped() else self.matcher.request_key(request)
 
 
 @pytest.hookimpl(wrapper=True)
