@@ -181,3 +181,19 @@ def test_an_imported_cassette_is_matched_by_body_when_the_project_asks_for_it(
     # asked for, the body counts as it did under pytest-recording, with tooltape's diff
     drifted.assert_outcomes(failed=1)
     assert '~ input: "hi" -> "hello"' in drifted.stdout.str()
+
+
+def test_rewrite_leaves_pytest_recordings_own_cassette_where_it_was(
+    pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # pytest-recording deletes its .yaml of a test run under rewrite; tooltape records
+    # elsewhere and never reads it there, so it stays the project's to import or remove.
+    yaml = _legacy_project(pytester, monkeypatch, "")
+    before = yaml.read_bytes()
+    with LoopbackProvider([LoopbackReply.json(REPLY)]) as server:
+        monkeypatch.setenv("OPENAI_BASE_URL", server.base_url)
+        monkeypatch.setenv("OPENAI_API_KEY", API_KEY)
+        rewritten = pytester.runpytest_subprocess("-p", "no:cacheprovider", "--record-mode=rewrite")
+    rewritten.assert_outcomes(passed=1)
+    assert (pytester.path / "cassettes" / "tests" / "test_legacy" / "test_answer.json").is_file()
+    assert yaml.read_bytes() == before

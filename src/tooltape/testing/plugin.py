@@ -61,7 +61,11 @@ from tooltape.testing.cassette_run import (
     json_cassette_path,
     marker_options,
 )
-from tooltape.testing.recorded_elsewhere import import_from_pytest_recording
+from tooltape.testing.recorded_elsewhere import (
+    import_from_pytest_recording,
+    kept_from_rewrite,
+    rewritten_by_pytest_recording,
+)
 from tooltape.testing.replay_key import (
     REPLAY_API_KEY,
     client_api_key,
@@ -179,12 +183,23 @@ def pytest_fixture_setup(
         return (yield)
     refusal = _take_project_options(request)
     if refusal is None:
-        return (yield)
+        with _kept_from_rewrite(request):
+            return (yield)
     # Raised once the fixture is set up (and so torn down as usual): an error raised before
     # pytest ran the fixture would leave its bookkeeping half done for every later test.
     with contextlib.suppress(Exception):  # a setup the option broke: the refusal says why
         yield
     raise refusal
+
+
+def _kept_from_rewrite(request: pytest.FixtureRequest) -> contextlib.AbstractContextManager[None]:
+    """pytest-recording's own .yaml of the test, put back if its ``rewrite`` deletes it."""
+    state = request.node.stash.get(CASSETTE_RUN, None)
+    if state is None or state.record_mode != "rewrite":
+        return contextlib.nullcontext()
+    folder = str(request.getfixturevalue("vcr_cassette_dir"))
+    name = str(request.getfixturevalue("default_cassette_name"))
+    return kept_from_rewrite(rewritten_by_pytest_recording(folder, name))
 
 
 def _take_project_options(request: pytest.FixtureRequest) -> VcrOptionError | None:

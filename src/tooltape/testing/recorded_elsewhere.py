@@ -9,12 +9,16 @@ cassette at the first place: a missing cassette's failure says so, with the
 
 from __future__ import annotations
 
+import contextlib
+import hashlib
+import os
 import shlex
+from collections.abc import Generator
 from pathlib import Path
 
 from tooltape.testing.cassette_run import CassetteRun
 
-__all__ = ["import_from_pytest_recording"]
+__all__ = ["import_from_pytest_recording", "kept_from_rewrite", "rewritten_by_pytest_recording"]
 
 # pytest-recording writes .yaml; .yml and vcrpy's JSON are what `tooltape import` reads too
 _SUFFIXES = (".yaml", ".yml", ".json")
@@ -65,3 +69,41 @@ def _import(source: Path, out: Path, rootdir: Path) -> str:
     return shlex.join(
         ["tooltape", "import", _shown(source, rootdir), "--out", _shown(out, rootdir)]
     )
+
+
+def _max_filename_len() -> int:
+    """pytest-recording's bound on a cassette file name (the file system's, else 255)."""
+    try:
+        return os.pathconf(".", "PC_NAME_MAX")
+    except (AttributeError, ValueError, OSError):
+        return 255
+
+
+def rewritten_by_pytest_recording(folder: str, cassette_name: str) -> Path:
+    """The file pytest-recording deletes before a test runs under ``--record-mode=rewrite``:
+    its own ``.yaml`` of the test, never a tooltape cassette (those end in ``.json``)."""
+    name, longest = cassette_name, _max_filename_len()
+    if len(name) + len(".yaml") > longest:  # shortened as pytest-recording does
+        digest = hashlib.md5(name.encode()).hexdigest()
+        name = f"{name[: longest - len('.yaml') - len(digest) - 3]}...{digest}"
+    path = os.path.join(folder, name)
+    return Path(path if path.endswith(".yaml") else f"{path}.yaml")
+
+
+@contextlib.contextmanager
+def kept_from_rewrite(path: Path) -> Generator[None, None, None]:
+    """Put ``path`` back if it is gone when the block ends.
+
+    Under ``rewrite`` pytest-recording deletes its own cassette of the test, though
+    tooltape records elsewhere and never reads it: the project's only copy of a
+    recording it may not have imported yet.
+    """
+    try:
+        kept = path.read_bytes() if path.is_file() else None
+    except OSError:
+        kept = None
+    try:
+        yield
+    finally:
+        if kept is not None and not path.exists():
+            path.write_bytes(kept)
