@@ -155,6 +155,27 @@ def test_a_failing_test_leaves_no_new_cassette(
     assert not (pytester.path / "cassettes" / "test_weather" / "test_fails.json").exists()
 
 
+def test_new_episodes_that_would_leave_the_cassette_stale_saves_nothing_and_says_so(
+    project: pytest.Pytester, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _record(project, monkeypatch)[0].assert_outcomes(passed=1)
+    path = _cassette(project)
+    recorded = path.read_bytes()
+    monkeypatch.setenv("TT_DOMAINS", "noaa.gov")  # the request the test makes changes
+    result, server = _record(project, monkeypatch, "--record-mode=new_episodes")
+    result.assert_outcomes(failed=1)
+    assert len(server.requests) == 1  # the new request was made, beside the unplayed one
+    output = result.stdout.str()
+    assert "this --record-mode=new_episodes run recorded new requests" in output
+    assert "#0 POST /v1/responses" in output and "the cassette was not saved" in output
+    assert "pytest --record-mode=rewrite test_weather.py::test_weather" in output
+    assert path.read_bytes() == recorded  # no cassette that its next replay would fail
+
+    result, _ = _record(project, monkeypatch, "--record-mode=rewrite")
+    result.assert_outcomes(passed=1)
+    project.runpytest_subprocess("-p", "no:cacheprovider").assert_outcomes(passed=1)
+
+
 def test_an_unplayed_interaction_fails_the_test_as_stale(
     project: pytest.Pytester, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -36,6 +36,8 @@ class CassetteRun:
     pytest_recording_dir: str = ""
     """pytest-recording's own cassette folder for the test (empty: not known): a recorder
     given another one was given it by the project."""
+    loaded: int = 0
+    """How many interactions the test's cassette held when it was opened."""
     compares_bodies: bool | None = None
     """Whether the project's ``match_on`` names the body (``None``: it gives none), which
     makes an imported cassette's bodies count too."""

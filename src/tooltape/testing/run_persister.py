@@ -66,6 +66,7 @@ class RunPersister:
             responses.extend(more_responses)
         if not requests:
             raise CassetteNotFoundError(cassette_path)
+        self.state.loaded = len(requests)
         return requests, responses
 
     def save_cassette(
