@@ -258,3 +258,33 @@ def test_a_cassette_folder_inside_pytest_recordings_is_not_imported_into_itself(
     )
     assert suggested in run.out
     assert "--out tests/cassettes/tests\n" not in run.out
+
+
+def test_sources_that_still_hold_credentials_are_named_after_the_import(
+    cli: Callable[..., Run], tmp_path: Path
+) -> None:
+    clean = next(p for p in REAL_FILES if p.name == "model_http_error.yaml")
+    # synthetic: the real recording with the header a project that filtered nothing keeps
+    leaky = tmp_path / "sources" / "leaky.yaml"
+    leaky.parent.mkdir()
+    key = "sk-proj-" + "Xy7" * 16
+    leaky.write_text(
+        clean.read_text().replace(
+            "    headers:\n      accept:\n",
+            f"    headers:\n      authorization:\n      - Bearer {key}\n      accept:\n",
+            1,
+        )
+    )
+    shutil.copy(clean, leaky.parent / "clean.yaml")
+
+    run = cli("import", str(leaky.parent), "--out", str(tmp_path / "out"))
+
+    assert run.code == 0, run.out + run.err
+    assert "2 cassettes written" in run.out
+    assert f"1 source still holds credentials the imported copies do not: {leaky}\n" in run.out
+    assert "revoke the credentials" in run.out
+    assert key not in run.out + run.err
+    assert key not in (tmp_path / "out" / "leaky.json").read_text()
+
+    again = cli("import", str(clean), "--out", str(tmp_path / "again"))
+    assert again.code == 0 and "credentials" not in again.out

@@ -30,6 +30,7 @@ from tooltape.testing.cassette import (
     ScrubPolicy,
     find_secrets,
     import_cassette,
+    load_cassette,
     save_cassette,
     scrub_policy,
 )
@@ -124,6 +125,8 @@ class ImportOutcome:
 
     written: bool
     message: str
+    source_secrets: int = 0
+    """How many secrets the source itself holds (the written copy holds none)."""
 
 
 def _cassette_problem(exc: CassetteError) -> str:
@@ -166,7 +169,17 @@ def import_one(
     except CassetteWriteError as exc:
         return ImportOutcome(False, str(exc))
     count = plural(len(cassette.interactions), "interaction")
-    return ImportOutcome(True, f"-> {display_path(plan.target)} ({count})")
+    return ImportOutcome(
+        True, f"-> {display_path(plan.target)} ({count})", _source_secrets(plan.source, policy)
+    )
+
+
+def _source_secrets(source: Path, policy: ScrubPolicy) -> int:
+    """The secrets the source file itself holds, as ``tooltape lint`` counts them."""
+    try:
+        return len(find_secrets(load_cassette(source), policy))
+    except CassetteError:
+        return 0  # the import read it; a stricter read is not this note's business
 
 
 def run_import(
@@ -183,8 +196,11 @@ def run_import(
     policy = scrub_policy(settings.scrub)
     style = console.style
     failed = 0
+    holding: list[Path] = []
     for plan in plans:
         outcome = import_one(plan, provenance=provenance, force=force, policy=policy)
+        if outcome.source_secrets:
+            holding.append(plan.source)
         if outcome.written:
             console.print(f"{style.paint('imported', 'green')} {plan.source} {outcome.message}")
         else:
@@ -200,4 +216,16 @@ def run_import(
     ]
     for line in misplaced_note(found) if found else ():
         console.print(line)
+    if holding:
+        console.print(
+            f"{plural(len(holding), 'source')} still hold{'s' if len(holding) == 1 else ''} "
+            "credentials the imported copies do not: "
+            + ", ".join(display_path(path) for path in holding[:5])
+            + (f" and {len(holding) - 5} more" if len(holding) > 5 else "")
+        )
+        console.print(
+            "  delete them once the copies replay (`tooltape lint <folder>` lists what each "
+            "holds, by place), and revoke the credentials if the files were ever shared or "
+            "committed"
+        )
     return EXIT_FAILURE if failed else EXIT_OK
