@@ -284,3 +284,31 @@ def test_unreadable_and_missing_cassettes(cli: Callable[..., Run], tmp_path: Pat
 
     folder = cli("inspect", str(tmp_path))
     assert folder.code == 2 and "is a folder" in folder.err
+
+
+def test_a_json_answer_cut_off_and_kept_as_text_is_named_unreadable(
+    cli: Callable[..., Run], tmp_path: Path
+) -> None:
+    # A hand edit (or a copy cut short) leaves the body text the SDK would fail to parse.
+    document = json.loads(
+        (REPO / "cassettes" / "imported" / "model_web_search_tool.json").read_text()
+    )
+    response = document["interactions"][1]["response"]
+    whole = json.dumps(response["body"]["json"])
+    response["body"] = {"text": whole[:200]}
+    path = tmp_path / "cut.json"
+    path.write_text(json.dumps(document))
+
+    run = cli("inspect", str(path))
+    assert run.code == 0, run.err
+    assert "#1  POST /v1/responses  ->  200\n" in run.out
+    assert "error: unreadable_body: the JSON body does not parse: Unterminated string" in run.out
+    shown = cli("inspect", "--json", str(path))
+    error = json.loads(shown.out)["interactions"][1]["error"]
+    assert error["code"] == "unreadable_body"
+
+    # text that is no JSON at all, or whole JSON kept as text, is not called cut off
+    for text in ("plain words", whole):
+        response["body"] = {"text": text}
+        path.write_text(json.dumps(document))
+        assert "unreadable_body" not in cli("inspect", str(path)).out

@@ -8,13 +8,14 @@ reported as truncated.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, cast
 from urllib.parse import urlsplit
 
 from tooltape.adapters.openai.reading import is_mapping
-from tooltape.testing.cassette import Cassette, Interaction, JsonBody, SseBody
+from tooltape.testing.cassette import Cassette, Interaction, JsonBody, SseBody, TextBody
 
 _TERMINAL_EVENTS = ("response.completed", "response.failed", "response.incomplete")
 
@@ -94,6 +95,18 @@ def _from_stream(body: SseBody) -> tuple[Mapping[str, Any] | None, ProviderError
     )
 
 
+def _unreadable(text: str) -> ProviderError | None:
+    """Why a response recorded as text is no answer a client can read, if it meant to be
+    JSON (a body cut off, or edited by hand): the SDK would fail on it."""
+    if not text.lstrip().startswith(("{", "[")):
+        return None  # plain text: not meant as JSON
+    try:
+        json.loads(text)
+    except ValueError as exc:
+        return ProviderError("unreadable_body", f"the JSON body does not parse: {exc}")
+    return None  # JSON kept as text on purpose (escaped): lint reports that shape
+
+
 def read_answer(index: int, interaction: Interaction) -> RecordedAnswer:
     """Interpret one interaction."""
     request, response = interaction.request, interaction.response
@@ -106,6 +119,8 @@ def read_answer(index: int, interaction: Interaction) -> RecordedAnswer:
         body_tree, error = _from_stream(response.body)
     elif isinstance(response.body, JsonBody) and is_mapping(response.body.data):
         body_tree = response.body.data
+    elif isinstance(response.body, TextBody) and response.status_code < 400:
+        error = _unreadable(response.body.text)
     if response.status_code >= 400:
         error = _error_from(body_tree, f"http_{response.status_code}") or ProviderError(
             f"http_{response.status_code}", response.reason
