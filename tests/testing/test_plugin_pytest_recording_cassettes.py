@@ -151,6 +151,20 @@ def test_a_miss_with_no_pytest_recording_cassette_suggests_no_import(
     assert "tooltape import" not in output
     assert "pytest-recording" not in output
 
+    # Run from the tests' folder, the command names the test as pytest takes it there,
+    # and run as printed (with the key and a server) it records the cassette.
+    monkeypatch.chdir(pytester.path / "tests")
+    missed = pytester.runpytest_subprocess("-p", "no:cacheprovider")
+    missed.assert_outcomes(failed=1)
+    command = _command_after(missed.stdout.str(), "OPENAI_API_KEY=<your key> pytest")
+    command = command[command.index("pytest") + 1 :]
+    assert command == ["--record-mode=once", "test_legacy.py::test_answer"]
+    with LoopbackProvider([LoopbackReply.json(REPLY)]) as server:
+        monkeypatch.setenv("OPENAI_BASE_URL", server.base_url)
+        monkeypatch.setenv("OPENAI_API_KEY", API_KEY)
+        pytester.runpytest_subprocess("-p", "no:cacheprovider", *command).assert_outcomes(passed=1)
+    assert (pytester.path / "cassettes" / "tests" / "test_legacy" / "test_answer.json").is_file()
+
 
 BODY_MATCHED = """
 import pytest

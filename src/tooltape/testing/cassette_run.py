@@ -16,6 +16,7 @@ __all__ = [
     "CASSETTE_RUN",
     "CassetteRun",
     "cassette_folder_of",
+    "command_nodeid",
     "json_cassette_path",
     "marker_options",
 ]
@@ -33,6 +34,9 @@ class CassetteRun:
     record_mode_from: str | None = None
     """Where ``record_mode`` was pinned over ``--record-mode`` (``vcr_config``, the vcr
     mark), ``None`` when it came from the command line."""
+    command_nodeid: str = ""
+    """``nodeid`` as a command run from where pytest was started names the test (from a
+    sub-folder of the project, ``test_x.py::test_y``); ``nodeid`` when empty."""
     pytest_recording_dir: str = ""
     """pytest-recording's own cassette folder for the test (empty: not known): a recorder
     given another one was given it by the project."""
@@ -51,6 +55,11 @@ class CassetteRun:
     provenance: str | None = None
     volatile: tuple[str, ...] = ()
     notes: list[str] = field(default_factory=lambda: list[str]())
+
+    @property
+    def command_id(self) -> str:
+        """The test as a command names it (``command_nodeid``, else ``nodeid``)."""
+        return self.command_nodeid or self.nodeid
 
 
 CASSETTE_RUN = pytest.StashKey[CassetteRun]()
@@ -88,3 +97,13 @@ def json_cassette_path(path: str) -> str:
     if suffix.lower() in _YAML_SUFFIXES:
         return stem + ".json"
     return path + ".json"
+
+
+def command_nodeid(item: pytest.Item) -> str:
+    """``item``'s node id as a command run from where pytest was started names it."""
+    config = item.config
+    here, root = config.invocation_params.dir, config.rootpath
+    if here == root:
+        return item.nodeid
+    path, separator, rest = item.nodeid.partition("::")
+    return os.path.relpath(root / path, here) + separator + rest

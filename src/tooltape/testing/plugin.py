@@ -58,6 +58,7 @@ from tooltape.testing.cassette_run import (
     CASSETTE_RUN,
     CassetteRun,
     cassette_folder_of,
+    command_nodeid,
     json_cassette_path,
     marker_options,
 )
@@ -162,6 +163,7 @@ def pytest_runtest_setup(item: pytest.Item) -> Generator[None, None, None]:
     volatile = options.get("volatile", ())
     item.stash[CASSETTE_RUN] = CassetteRun(
         nodeid=item.nodeid,
+        command_nodeid=command_nodeid(item),
         module=cassette_folder_of(item.nodeid),
         record_mode=item.config.getoption("--record-mode") or "none",
         provenance=options.get("provenance"),
@@ -293,7 +295,7 @@ def pytest_runtest_makereport(
                 report.longrepr = f"tooltape: {error}"
                 return report
             message = explain_cassette_failure(
-                error, state.nodeid, elsewhere=lambda path: _recorded_elsewhere(item, path)
+                error, state.command_id, elsewhere=lambda path: _recorded_elsewhere(item, path)
             )
             if message is None:
                 message = explain_missing_key(item, error)

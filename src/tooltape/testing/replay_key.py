@@ -15,6 +15,7 @@ from typing import Any, cast
 
 import pytest
 
+from tooltape.testing.cassette_run import command_nodeid
 from tooltape.testing.vcr.misses import record_command
 
 __all__ = [
@@ -86,7 +87,7 @@ def explain_missing_key(item: pytest.Item, error: BaseException) -> str | None:
                 f"Recording ({mode!r} mode) needs {KEY_VARIABLE}, and the client this test "
                 f"builds found none ({type(cause).__name__}). Set it to a real key (or, with "
                 "OPENAI_BASE_URL pointing at a local server, to any value):\n\n"
-                f"    {record_command(item.nodeid)}\n"
+                f"    {record_command(command_nodeid(item))}\n"
             )
         cause = cause.__cause__ or cause.__context__
     return None

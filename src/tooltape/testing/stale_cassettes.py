@@ -41,7 +41,7 @@ def stale_message(item: pytest.Item, cassette: Any) -> str | None:
     described = ", ".join(
         f"#{i} {cassette.requests[i].method} {cassette.requests[i].path}" for i in unplayed
     )
-    rerecord = record_command(state.nodeid).replace("--record-mode=once", "--record-mode=rewrite")
+    rerecord = record_command(state.command_id, "rewrite")
     allow = "or mark the test @pytest.mark.tooltape(allow_unplayed=True)."
     if replaying or not getattr(cassette, "dirty", False):  # nothing new recorded
         message = (

@@ -34,9 +34,10 @@ def _find_vcr_error(error: BaseException | None) -> Any:
     return _find_in_chain(error, CannotOverwriteExistingCassetteException)
 
 
-def record_command(nodeid: str) -> str:
-    """The shell command that records the cassette of ``nodeid``."""
-    return f"OPENAI_API_KEY=<your key> pytest --record-mode=once {shlex.quote(nodeid)}"
+def record_command(nodeid: str, mode: str = "once") -> str:
+    """The shell command that records the cassette of ``nodeid`` (``mode``: ``rewrite`` to
+    record an existing one again)."""
+    return f"OPENAI_API_KEY=<your key> pytest --record-mode={mode} {shlex.quote(nodeid)}"
 
 
 def explain_cassette_failure(
@@ -86,6 +87,6 @@ def explain_cassette_failure(
     lines += [
         "",
         "If the change is intended, re-record the cassette:",
-        f"    {record_command(nodeid).replace('--record-mode=once', '--record-mode=rewrite')}",
+        f"    {record_command(nodeid, 'rewrite')}",
     ]
     return "\n".join(lines)
