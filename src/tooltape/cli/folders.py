@@ -115,15 +115,16 @@ def elsewhere_hint(folder: CassetteFolder, *, command: str) -> list[str]:
     lines = [f"no cassettes in {shown}, but the project holds some elsewhere:"]
     tooltape_folder: str | None = None
     imports: list[str] = []
+    settings = project_settings()
     for path in found:
         files = cassette_files(path)
         yaml = sum(1 for file in files if file.suffix != ".json")
-        named = display_path(_relative(path))
+        named = _shown(path)
         counts = ((len(files) - yaml, "JSON"), (yaml, "YAML"))
         lines.append(f"  {named}: " + ", ".join(f"{n} {label}" for n, label in counts if n))
         if yaml < len(files):
             tooltape_folder = tooltape_folder or named
-        out = import_out(path, project_settings()) if yaml else None
+        out = import_out(path, settings) if yaml else None
         if out is not None:
             imports.append(shlex.join(["tooltape", "import", named, "--out", _shown(out)]))
     if tooltape_folder is not None:
@@ -140,6 +141,7 @@ def elsewhere_hint(folder: CassetteFolder, *, command: str) -> list[str]:
 
 
 def _shown(path: Path) -> str:
+    """``path`` as a person types it from the working directory."""
     return display_path(_relative(path))
 
 
