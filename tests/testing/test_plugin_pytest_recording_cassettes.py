@@ -127,6 +127,23 @@ def test_a_projects_own_fixture_naming_pytest_recordings_folder_replays_it_there
     assert yaml.is_file()
 
 
+def test_from_the_tests_folder_the_import_runs_as_printed_there(
+    pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _legacy_project(pytester, monkeypatch, "")
+    monkeypatch.chdir(pytester.path / "tests")
+    missed = pytester.runpytest_subprocess("-p", "no:cacheprovider")
+    missed.assert_outcomes(failed=1)
+    output = missed.stdout.str()
+    assert "pytest-recording's cassette of this test is cassettes/test_legacy/test_answer.yaml" in (
+        output
+    )
+    command = _command_after(output, "tooltape import cassettes/test_legacy/")
+    assert command[-2:] == ["--out", "../cassettes/tests/test_legacy"]
+    assert main(command[1:]) == 0
+    pytester.runpytest_subprocess("-p", "no:cacheprovider").assert_outcomes(passed=1)
+
+
 def test_the_folder_command_imports_every_cassette_where_tooltape_reads_it(
     pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch
 ) -> None:

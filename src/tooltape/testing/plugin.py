@@ -314,6 +314,7 @@ def _recorded_elsewhere(item: pytest.Item, missing: str) -> str:
         item.stash[CASSETTE_RUN],
         rootdir=Path(str(item.config.rootpath)),
         cassette_dir=project_settings(item.config).cassette_dir,
+        shown_from=Path(item.config.invocation_params.dir),
     )
 
 

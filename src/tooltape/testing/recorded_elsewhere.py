@@ -25,13 +25,20 @@ _SUFFIXES = (".yaml", ".yml", ".json")
 
 
 def import_from_pytest_recording(
-    missing: str, state: CassetteRun, *, rootdir: Path, cassette_dir: Path
+    missing: str,
+    state: CassetteRun,
+    *,
+    rootdir: Path,
+    cassette_dir: Path,
+    shown_from: Path | None = None,
 ) -> str:
     """Where pytest-recording's cassette of the test is and the ``tooltape import`` commands
     that write the ``missing`` cassette from it, or ``""`` when it has none there.
 
-    Paths are shown from ``rootdir``, as the test's node id is.
+    Paths are shown from ``shown_from`` (where pytest was started; ``rootdir`` if not
+    given), so the commands run as printed there.
     """
+    base = shown_from or rootdir
     if not state.pytest_recording_dir:
         return ""
     folder = (rootdir / cassette_dir).joinpath(*state.module.parts)
@@ -45,9 +52,9 @@ def import_from_pytest_recording(
     if source is None:
         return ""
     message = (
-        f"pytest-recording's cassette of this test is {_shown(source, rootdir)}, where tooltape "
+        f"pytest-recording's cassette of this test is {_shown(source, base)}, where tooltape "
         "does not read. Import it (scrubbed, provenance kept) to where tooltape reads it with:\n\n"
-        f"    {_import(source, Path(missing).parent, rootdir)}\n"
+        f"    {_import(source, Path(missing).parent, base)}\n"
     )
     # <module folder>/cassettes holds the module's cassette folders as tooltape's
     # <cassette_dir>/<module folder> does: one import moves them all (unless tooltape's
@@ -55,20 +62,21 @@ def import_from_pytest_recording(
     every, into = recorded.parent, folder.parent
     if not into.is_relative_to(every):
         message += (
-            f"\nor every cassette of {_shown(every, rootdir)} at once:\n\n"
-            f"    {_import(every, into, rootdir)}\n"
+            f"\nor every cassette of {_shown(every, base)} at once:\n\n"
+            f"    {_import(every, into, base)}\n"
         )
     return message
 
 
-def _shown(path: Path, rootdir: Path) -> str:
-    return str(path.relative_to(rootdir)) if path.is_relative_to(rootdir) else str(path)
+def _shown(path: Path, base: Path) -> str:
+    try:
+        return os.path.relpath(path, base)
+    except ValueError:  # another drive
+        return str(path)
 
 
-def _import(source: Path, out: Path, rootdir: Path) -> str:
-    return shlex.join(
-        ["tooltape", "import", _shown(source, rootdir), "--out", _shown(out, rootdir)]
-    )
+def _import(source: Path, out: Path, base: Path) -> str:
+    return shlex.join(["tooltape", "import", _shown(source, base), "--out", _shown(out, base)])
 
 
 def _max_filename_len() -> int:
