@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import base64
 import json
+import shutil
 from collections.abc import Callable
 from pathlib import Path
 
@@ -429,3 +430,27 @@ def test_a_cassette_dir_that_is_a_file_is_a_usage_error(
     assert run.code == 2, run.out
     assert "recorded" in run.err and "is not a folder" in run.err
     assert "pyproject.toml" in run.err, "it says where the setting came from"
+
+
+def test_pytest_recordings_own_folder_is_linted_by_its_own_layout(
+    cli: Callable[..., Run], project: Path
+) -> None:
+    # <module folder>/cassettes/<module>/<test>.yaml: a YAML there belongs to that module's
+    # test, which pytest-recording (or tooltape, through a vcr_cassette_dir fixture) reads.
+    tests = project / "tests"
+    (tests / "cassettes" / "test_api").mkdir(parents=True)
+    (tests / "test_api.py").write_text("def test_kept():\n    pass\n", encoding="utf-8")
+    real = REPO / "tests" / "data" / "real-cassettes" / "openai-responses"
+    for name in ("test_kept", "test_gone"):
+        shutil.copy(
+            real / "model_http_error.yaml", tests / "cassettes" / "test_api" / f"{name}.yaml"
+        )
+
+    run = cli("lint", "tests/cassettes")
+
+    assert run.code == 1, run.out
+    unused = [line for line in run.out.splitlines() if "unused cassette  " in line]
+    assert len(unused) == 1, run.out
+    assert "tests/cassettes/test_api/test_gone.yaml" in run.out
+    assert "tests/test_api.py defines no test test_gone" in run.out
+    assert "test_kept.yaml" not in run.out

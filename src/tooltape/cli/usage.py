@@ -128,6 +128,13 @@ def unused_cassettes(
     unused: list[UnusedCassette] = []
     base = directory.resolve()
     for path in files:
+        recorded_by = _pytest_recording_module(path)
+        if recorded_by is not None:  # <module folder>/cassettes/<module>/<test>.yaml
+            module_name = display_path(recorded_by.with_suffix(""))
+            gone = _undefined(parsed, recorded_by, path.stem)
+            if gone is not None:
+                unused.append(UnusedCassette(path, module_name, gone))
+            continue
         try:
             folder = path.parent.resolve().relative_to(base)
         except ValueError:
@@ -153,14 +160,28 @@ def unused_cassettes(
                 reason = f"no {module_name}.py under {display_path(root)}"
             unused.append(UnusedCassette(path, module_name, reason))
             continue
-        if module_path not in parsed:
-            parsed[module_path] = read_test_module(module_path)
-        module = parsed[module_path]
-        if module is None:
-            continue  # a module that does not parse may well define it: no false alarm
-        if not defines(module, path.stem):
-            owner, name = named_test(path.stem)
-            test = f"{owner}.{name}" if owner else name
-            reason = f"{display_path(module_path)} defines no test {test}"
-            unused.append(UnusedCassette(path, module_name, reason))
+        gone = _undefined(parsed, module_path, path.stem)
+        if gone is not None:
+            unused.append(UnusedCassette(path, module_name, gone))
     return unused
+
+
+def _undefined(parsed: dict[Path, ModuleTests | None], module_path: Path, stem: str) -> str | None:
+    """Why the module does not define the test of cassette ``stem``; ``None`` if it does
+    (or may: a module that does not parse raises no false alarm)."""
+    if module_path not in parsed:
+        parsed[module_path] = read_test_module(module_path)
+    module = parsed[module_path]
+    if module is None or defines(module, stem):
+        return None
+    owner, name = named_test(stem)
+    return f"{display_path(module_path)} defines no test {f'{owner}.{name}' if owner else name}"
+
+
+def _pytest_recording_module(path: Path) -> Path | None:
+    """The test module whose pytest-recording cassette the YAML ``path`` is, at
+    pytest-recording's own place (``<module folder>/cassettes/<module>/<test>.yaml``)."""
+    if path.suffix not in (".yaml", ".yml") or path.parent.parent.name != "cassettes":
+        return None
+    module = path.parent.parent.parent / f"{path.parent.name}.py"
+    return module if module.is_file() else None
