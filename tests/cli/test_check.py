@@ -318,6 +318,7 @@ def test_cassettes_kept_elsewhere_are_named_instead_of_checking_nothing_silently
     assert f'cassette_dir = "{yaml}"' not in run.out  # the plugin never reads YAML there
     out = Path("cassettes") / "tests"
     assert f"    tooltape import {yaml} --out {out}\n" in run.out
+    assert "vcr_cassette_dir fixture of your own" in run.out
     assert ".venv" not in run.out
     lint = cli("lint")
     assert lint.code == 0 and "but the project holds some elsewhere" in lint.out

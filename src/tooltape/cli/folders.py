@@ -137,6 +137,10 @@ def elsewhere_hint(folder: CassetteFolder, *, command: str) -> list[str]:
     if imports:
         lines.append("  YAML cassettes are pytest-recording's: import them where tooltape reads:")
         lines.extend(f"    {line}" for line in imports)
+        lines.append(
+            "  (a vcr_cassette_dir fixture of your own that names their folder makes the plugin "
+            "read and record there: then give that folder as --out)"
+        )
     return lines
 
 
