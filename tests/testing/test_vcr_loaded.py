@@ -80,6 +80,47 @@ def test_replay_gets_each_recorded_interaction(path: Path) -> None:
             assert length == [str(len(response["body"]["string"]))]
 
 
+def _built(request: Any) -> dict[str, Any]:
+    """Everything a vcrpy ``Request`` holds, its headers' store included."""
+    return {**vars(request), "_headers": vars(request._headers)}
+
+
+@pytest.mark.parametrize("path", CASSETTES, ids=lambda p: p.stem)
+def test_each_request_is_what_vcrpys_own_constructor_builds(path: Path) -> None:
+    requests, _ = vcr_interactions(load_cassette(path))
+    for request in requests:
+        assert type(request) is vcr.request.Request
+        headers = {name: value for name, value in request.headers.items()}
+        rebuilt = vcr.request.Request(request.method, request.uri, request.body, headers)
+        assert _built(request) == _built(rebuilt)
+        assert (request.path, request.query, request.host) == (
+            rebuilt.path,
+            rebuilt.query,
+            rebuilt.host,
+        )
+
+
+def test_header_names_differing_only_in_case_are_merged_as_vcrpy_merges_them() -> None:
+    headers = {"X-Trace": "1", "x-trace": "2", "accept": "*/*"}
+    args = ("POST", "https://api.openai.com/v1/responses", b"{}", headers)
+    assert _built(loaded._direct_request(*args)) == _built(vcr.request.Request(*args))
+
+
+def test_a_vcrpy_whose_request_is_built_another_way_keeps_its_constructor(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    assert loaded._request_builder() is loaded._direct_request
+
+    class Newer(vcr.request.Request):  # an __init__ that keeps one more attribute
+        def __init__(self, *args: Any) -> None:
+            super().__init__(*args)
+            self.stream_id = None
+
+    monkeypatch.setattr(loaded, "_Request", Newer)
+    monkeypatch.setattr(loaded, "make_request", Newer)
+    assert loaded._request_builder() is Newer
+
+
 # Synthetic stream: every kind of event block the cassette format keeps.
 _EVENTS = (
     SseEvent("response.created", {"type": "response.created", "text": "é 😀 \u2028 </x>"}),

@@ -12,7 +12,7 @@ import base64
 import binascii
 from collections.abc import Iterable, Mapping
 from itertools import chain
-from typing import cast, get_args
+from typing import Any, cast, get_args
 
 from tooltape.testing.cassette._errors import StructureError
 from tooltape.testing.cassette._model import (
@@ -124,9 +124,10 @@ def cassette_to_document(cassette: Cassette) -> dict[str, object]:
 
 
 def _headers_from_document(value: object, where: str, key: str) -> dict[str, tuple[str, ...]]:
-    raw = expect_map(value, where, key)
-    headers = {
-        name.lower(): (values,) if isinstance(values, str) else tuple(cast("list[str]", values))
+    # Values are checked to be strings below: a cast per value would cost more than that.
+    raw: Mapping[str, Any] = expect_map(value, where, key)
+    headers: dict[str, tuple[str, ...]] = {
+        name.lower(): (values,) if isinstance(values, str) else tuple(values)  # pyright: ignore[reportUnknownArgumentType]
         for name, values in raw.items()
         if isinstance(values, (str, list))
     }
