@@ -12,7 +12,7 @@ import dataclasses
 import functools
 import math
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Collection, Mapping
 from typing import Any, Generic, TypeVar, cast
 
 from pydantic import TypeAdapter
@@ -119,6 +119,35 @@ NAMED_SCHEMAS = frozenset({"properties", "$defs", "patternProperties", "dependen
 """JSON Schema keywords whose value maps names (a field named ``title``...) to schemas:
 those names are not keywords, so a walk that drops or checks keywords skips them."""
 _SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def without_keywords(
+    node: object,
+    dropped: Collection[str],
+    rewrite: Callable[[dict[str, object]], object] | None = None,
+) -> object:
+    """A copy of the JSON Schema ``node`` without the keywords ``dropped`` at any level.
+
+    The keys of ``properties`` and the other :data:`NAMED_SCHEMAS` maps are names (a
+    field named ``title``), never dropped. ``rewrite``, when given, gets each schema
+    object once its children are done and returns what stands in its place.
+    """
+    if isinstance(node, list):
+        return [without_keywords(child, dropped, rewrite) for child in cast("list[object]", node)]
+    if not isinstance(node, dict):
+        return node
+    mapping: dict[str, object] = {}
+    for key, value in cast("dict[str, object]", node).items():
+        if key in dropped:
+            continue
+        if key in NAMED_SCHEMAS and isinstance(value, dict):
+            named = cast("dict[str, object]", value)
+            mapping[key] = {
+                name: without_keywords(schema, dropped, rewrite) for name, schema in named.items()
+            }
+        else:
+            mapping[key] = without_keywords(value, dropped, rewrite)
+    return rewrite(mapping) if rewrite is not None else mapping
 
 
 def _not_json(value: object) -> str | None:

@@ -8,11 +8,10 @@ validation so the dataclass default applies.
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Mapping
 from typing import Any, cast
 
-from tooltape.prompt.schema import NAMED_SCHEMAS
+from tooltape.prompt.schema import without_keywords
 
 _DROPPED_KEYS = ("default", "title")
 
@@ -24,20 +23,9 @@ def _is_nullable(schema: Mapping[str, Any]) -> bool:
     return any(_is_nullable(option) for option in options)
 
 
-def _strict_node(node: object) -> object:
-    if isinstance(node, list):
-        return [_strict_node(child) for child in cast("list[object]", node)]
-    if not isinstance(node, dict):
-        return node
-    mapping: dict[str, object] = {}
-    for key, value in cast("dict[str, object]", node).items():
-        if key in _DROPPED_KEYS:
-            continue
-        if key in NAMED_SCHEMAS and isinstance(value, dict):
-            named = cast("dict[str, object]", value)
-            mapping[key] = {name: _strict_node(schema) for name, schema in named.items()}
-        else:
-            mapping[key] = _strict_node(value)
+def _strict_object(mapping: dict[str, object]) -> object:
+    """A schema object as strict mode wants it: every property required (optional ones
+    nullable), no others allowed."""
     properties = mapping.get("properties")
     if mapping.get("type") == "object" and isinstance(properties, dict):
         props = cast("dict[str, dict[str, Any]]", properties)
@@ -52,7 +40,7 @@ def _strict_node(node: object) -> object:
 
 def strict_schema(schema: Mapping[str, Any]) -> dict[str, Any]:
     """A copy of ``schema`` made acceptable to ``"strict": true`` function tools."""
-    return cast("dict[str, Any]", _strict_node(copy.deepcopy(dict(schema))))
+    return cast("dict[str, Any]", without_keywords(schema, _DROPPED_KEYS, _strict_object))
 
 
 def _resolve(schema: Mapping[str, Any], root: Mapping[str, Any]) -> Mapping[str, Any]:

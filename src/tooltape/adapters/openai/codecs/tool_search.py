@@ -4,14 +4,14 @@ one, their ``tool_search_call`` / ``tool_search_output`` items and ``additional_
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, cast
+from typing import Any
 
 from tooltape.adapters.codec import HostedCall
 from tooltape.adapters.openai.codecs.calls import hosted_call
 from tooltape.adapters.openai.codecs.failures import INCOMPLETE, call_failure, status
 from tooltape.adapters.openai.codecs.items import elements, field, mapping, of_types, text
 from tooltape.prompt import HostedTool, Tool, ToolResult
-from tooltape.prompt.schema import NAMED_SCHEMAS
+from tooltape.prompt.schema import without_keywords
 from tooltape.tools.tool_search import (
     Execution,
     LoadedTool,
@@ -116,26 +116,6 @@ class ToolSearchCodec:
         )
 
 
-def _untitled(node: object) -> object:
-    """A JSON Schema without pydantic's generated ``title`` keys (a field named ``title``,
-    a key of ``properties``, stays)."""
-    if isinstance(node, dict):
-        mapping_node = cast("dict[str, object]", node)
-        untitled: dict[str, object] = {}
-        for key, value in mapping_node.items():
-            if key == "title":
-                continue
-            if key in NAMED_SCHEMAS and isinstance(value, dict):
-                named = cast("dict[str, object]", value)
-                untitled[key] = {name: _untitled(schema) for name, schema in named.items()}
-            else:
-                untitled[key] = _untitled(value)
-        return untitled
-    if isinstance(node, list):
-        return [_untitled(v) for v in cast("list[object]", node)]
-    return node
-
-
 def _loadable(specs: Sequence[dict[str, Any]], name: str) -> dict[str, Any] | None:
     """The ``tools`` entry that loads ``name``: a tool, a whole namespace, one member, a server."""
     for spec in specs:
@@ -180,7 +160,7 @@ class ClientToolSearchCodec:
         spec: dict[str, Any] = {"type": "tool_search", "execution": "client"}
         if tool.params_type is not ToolPaths:
             spec["description"] = tool.description
-            spec["parameters"] = _untitled(tool.parameters_schema())
+            spec["parameters"] = without_keywords(tool.parameters_schema(), ("title",))
         return spec
 
     def tool_choice(self, tool: Tool[Any, Any]) -> dict[str, Any]:
