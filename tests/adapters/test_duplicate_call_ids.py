@@ -8,7 +8,6 @@ are synthetic, served by a real HTTP server on loopback.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -36,12 +35,6 @@ class Count:
 
 def count(params: Count, *, context: ToolContext) -> ToolResult[int]:
     return ToolResult.ok(params.x)
-
-
-@pytest.fixture
-def provider() -> Iterator[LoopbackProvider]:
-    with LoopbackProvider() as server:
-        yield server
 
 
 def _call(item_id: str, call_id: str, x: int) -> dict[str, Any]:

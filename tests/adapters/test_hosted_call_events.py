@@ -6,23 +6,15 @@ served by a real HTTP server on loopback.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 import openai
-import pytest
 
 from tooltape import InProcessEventBus, MarkdownSection, Prompt, ToolInvoked
 from tooltape.adapters.openai import OpenAIAdapter
 from tooltape.testing.provider.loopback import LoopbackProvider, LoopbackReply
 from tooltape.tools.code_interpreter import code_interpreter_tool
 from tooltape.tools.web_search import web_search_tool
-
-
-@pytest.fixture
-def provider() -> Iterator[LoopbackProvider]:
-    with LoopbackProvider() as server:
-        yield server
 
 
 def _invoked(provider: LoopbackProvider, output: list[dict[str, Any]]) -> list[ToolInvoked]:

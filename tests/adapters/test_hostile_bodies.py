@@ -10,7 +10,6 @@ Python converts). ``OpenAIAdapter.evaluate`` may raise nothing but
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -52,12 +51,6 @@ def counting_prompt() -> Prompt[Any]:
     )
     section = MarkdownSection(title="T", template="go", tools=[tool], hosted_tools=(docs,))
     return Prompt(ns="tests", key="hostile", sections=[section])
-
-
-@pytest.fixture
-def provider() -> Iterator[LoopbackProvider]:
-    with LoopbackProvider() as server:
-        yield server
 
 
 def evaluate(provider: LoopbackProvider, *replies: LoopbackReply) -> PromptResponse[Any]:

@@ -8,12 +8,10 @@ synthetic.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
 import openai
-import pytest
 
 from tooltape import (
     InProcessEventBus,
@@ -73,12 +71,6 @@ class SpokenOnce(ToolResult[str]):
         if len(self.spoken) > 1:
             raise RuntimeError("spoken twice")
         return "said once"
-
-
-@pytest.fixture
-def provider() -> Iterator[LoopbackProvider]:
-    with LoopbackProvider() as server:
-        yield server
 
 
 def _evaluate(provider: LoopbackProvider, result: ToolResult[Any]) -> tuple[list[ToolInvoked], Any]:

@@ -7,11 +7,9 @@ here by a real HTTP server on loopback are synthetic.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from dataclasses import dataclass
 
 import openai
-import pytest
 
 from tooltape import MarkdownSection, Prompt, Tool, ToolContext, ToolResult
 from tooltape.adapters.openai import OpenAIAdapter
@@ -34,12 +32,6 @@ class Article:
 
 def file_issue(params: NewIssue, *, context: ToolContext) -> ToolResult[str]:
     return ToolResult.ok(f"{params.title} (priority {params.default})")
-
-
-@pytest.fixture
-def provider() -> Iterator[LoopbackProvider]:
-    with LoopbackProvider() as server:
-        yield server
 
 
 def _client(provider: LoopbackProvider) -> openai.OpenAI:

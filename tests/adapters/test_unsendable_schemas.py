@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 import openai
@@ -16,12 +15,6 @@ from tooltape.testing.provider.loopback import LoopbackProvider
 @dataclass
 class Verdict:
     mood: str = field(metadata={"description": "How it felt \ud83d"})
-
-
-@pytest.fixture
-def provider() -> Iterator[LoopbackProvider]:
-    with LoopbackProvider() as server:
-        yield server
 
 
 def test_an_output_type_whose_schema_is_not_json_fails_at_render_naming_the_field(
