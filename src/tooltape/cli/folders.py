@@ -11,7 +11,7 @@ from pathlib import Path
 from tooltape.cli.errors import UsageError
 from tooltape.cli.pytest_recording import import_out
 from tooltape.cli.terminal import display_path
-from tooltape.testing.contracts import cassette_files, cassette_folders
+from tooltape.testing.contracts import cassette_folders
 from tooltape.testing.settings import ProjectSettings, SettingsError, load_settings
 
 _PROJECT_FILES = ("pyproject.toml", "pytest.ini", ".pytest.ini", "tox.ini", "setup.cfg")
@@ -108,7 +108,7 @@ def elsewhere_hint(folder: CassetteFolder, *, command: str) -> list[str]:
     if root is None or folder.origin not in ("project", "not yet recorded"):
         return []
     here = folder.path.resolve()
-    found = [path for path in cassette_folders(root) if path.resolve() != here]
+    found = {p: held for p, held in cassette_folders(root).items() if p.resolve() != here}
     if not found:
         return []
     shown = display_path(folder.path)
@@ -116,13 +116,12 @@ def elsewhere_hint(folder: CassetteFolder, *, command: str) -> list[str]:
     tooltape_folder: str | None = None
     imports: list[str] = []
     settings = project_settings()
-    for path in found:
-        files = cassette_files(path)
-        yaml = sum(1 for file in files if file.suffix != ".json")
+    for path, held in found.items():
+        yaml = sum(1 for file in held if file.suffix != ".json")
         named = _shown(path)
-        counts = ((len(files) - yaml, "JSON"), (yaml, "YAML"))
+        counts = ((len(held) - yaml, "JSON"), (yaml, "YAML"))
         lines.append(f"  {named}: " + ", ".join(f"{n} {label}" for n, label in counts if n))
-        if yaml < len(files):
+        if yaml < len(held):
             tooltape_folder = tooltape_folder or named
         out = import_out(path, settings) if yaml else None
         if out is not None:

@@ -60,19 +60,21 @@ def _holds_cassettes(folder: Path, name: str) -> bool:
     return not (folder / name / "pyvenv.cfg").is_file()  # a virtual environment
 
 
-def cassette_folders(root: Path, *, depth: int = 6) -> list[Path]:
+def cassette_folders(root: Path, *, depth: int = 6) -> dict[Path, list[Path]]:
     """Folders under ``root`` (at most ``depth`` levels down) whose name ends in
-    ``cassettes`` (``cassettes``, ``vcr_cassettes``...) and that hold cassette files.
+    ``cassettes`` (``cassettes``, ``vcr_cassettes``...), with the cassette files each
+    holds (folders holding none left out).
 
     The places a project keeps recordings by habit, for a command that found
     none where it looked. Hidden folders and virtual environments are skipped.
     """
-    found: list[Path] = []
+    found: dict[Path, list[Path]] = {}
     base = len(root.parts)
     for folder, dirs, _names in os.walk(root):
         here = Path(folder)
-        if here.name.endswith("cassettes") and here != root and cassette_files(here):
-            found.append(here)
+        files = cassette_files(here) if here.name.endswith("cassettes") and here != root else []
+        if files:
+            found[here] = files
             dirs[:] = []  # its own sub-folders are part of it
             continue
         deep_enough = len(here.parts) - base >= depth
