@@ -78,6 +78,7 @@ class OnAPlainBase(Plain):
         (Point, (1, 2, ("a",))),
         (OnAPlainBase, (1, "b")),
         (ToolHookContext, ("t", "function", None, None, None, None, None, False)),
+        (ToolResult, ("found", {"n": 1}, True, False)),  # a generic class: Generic is a base
     ],
 )
 def test_a_built_value_is_an_ordinary_instance_of_its_class(
@@ -96,9 +97,32 @@ def test_a_built_value_is_an_ordinary_instance_of_its_class(
         setattr(built, names[0], 5)
 
 
-def test_the_twin_is_used_only_where_cpython_accepts_the_class_swap() -> None:
+def test_the_twin_shares_the_first_base_so_its_layout_matches() -> None:
     assert _twin(Point, ("x", "y", "tags")) is not None
-    assert _twin(OnAPlainBase, ("x", "y")) is None  # instances carry a __dict__ the twin lacks
+    twin = _twin(OnAPlainBase, ("x", "y"))
+    assert twin is not None and twin.__base__ is Plain  # its instances carry a __dict__ too
+    built = positional_builder(OnAPlainBase)(1, "b")
+    assert built.__dict__ == OnAPlainBase(1, "b").__dict__ == {}
+
+
+class Guarded:
+    """A base without fields whose instances refuse every store."""
+
+    __slots__ = ()
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError(f"{name} is read-only")
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class OnAGuardedBase(Guarded):
+    x: int
+
+
+def test_a_base_that_refuses_stores_keeps_the_slot_setters() -> None:
+    """The twin shares the class's first base, so it must not inherit a store guard."""
+    assert _twin(OnAGuardedBase, ("x",)) is None
+    assert positional_builder(OnAGuardedBase)(3) == OnAGuardedBase(3)
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -138,7 +162,9 @@ def test_no_value_is_finalized_but_the_ones_built() -> None:
     assert FINALIZED == [(1, 2)]
 
 
-@pytest.mark.parametrize("cls", [ToolInvoked, ToolHookContext, ToolContext, PublishResult])
+@pytest.mark.parametrize(
+    "cls", [ToolInvoked, ToolHookContext, ToolContext, PublishResult, ToolResult]
+)
 def test_the_values_of_every_tool_call_take_the_fast_way(cls: type[Any]) -> None:
     assert _twin(cls, tuple(f.name for f in dataclasses.fields(cls))) is not None
     assert "twin" in positional_builder(cls).__code__.co_names  # and the builder uses it

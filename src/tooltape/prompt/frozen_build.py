@@ -61,7 +61,12 @@ def _twin(cls: type[Any], names: tuple[str, ...]) -> type[Any] | None:
     refuses it, and no empty ``cls`` is ever dropped (its ``__del__`` would
     run on a value without fields).
     """
-    twin = type(f"_{cls.__name__}Twin", (object,), {"__slots__": names})
+    # The same first base: CPython compares the layouts from there (a generic
+    # value's ``Generic`` base, say, adds no slots but must be on both sides).
+    base: type[Any] = cls.__base__ or object
+    twin: type[Any] = type(f"_{cls.__name__}Twin", (base,), {"__slots__": names})
+    if twin.__setattr__ is not object.__setattr__:  # plain stores must stay plain
+        return None
     try:
         probe = object.__new__(cls)
         object.__setattr__(probe, "__class__", twin)

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Generic, Protocol, TypeVar, cast, runtime_checkable
 
 from pydantic_core import to_json
 
+from tooltape.prompt.frozen_build import direct_init, positional_builder
 from tooltape.prompt.generic import Specializable
 from tooltape.prompt.json_text import UNENCODABLE, json_text, jsonable
 
@@ -104,6 +106,7 @@ def render_value(value: object) -> str:
     return json_text(data)
 
 
+@direct_init  # every tool call makes one
 @dataclass(frozen=True, slots=True)
 class ToolResult(Specializable, Generic[ValueT]):
     """The outcome of one tool call.
@@ -122,13 +125,12 @@ class ToolResult(Specializable, Generic[ValueT]):
     @staticmethod
     def ok(value: OkT, message: str = "") -> ToolResult[OkT]:
         """A successful result carrying ``value``."""
-        return ToolResult(message=message, value=value, success=True)
+        return _result(message, value, True, False)
 
     @staticmethod
     def error(message: str) -> ToolResult[Any]:
         """A failed result: ``value`` is ``None`` and ``message`` says what went wrong."""
-        failed: ToolResult[Any] = ToolResult(message=message, value=None, success=False)
-        return failed
+        return _result(message, None, False, False)
 
     def render(self) -> str:
         """The value as text (``""`` when there is no value)."""
@@ -137,6 +139,9 @@ class ToolResult(Specializable, Generic[ValueT]):
     def model_output(self) -> str:
         """The text handed back to the model as this call's output."""
         return model_text(self, None)
+
+
+_result: Callable[[str, object, bool, bool], ToolResult[Any]] = positional_builder(ToolResult)
 
 
 def model_text(result: ToolResult[Any], rendered: str | None) -> str:
