@@ -177,6 +177,36 @@ def test_import_follows_the_projects_scrub_settings(
     assert json.loads(interaction.request.body.to_bytes()) == {"input": "hi", "pin": "REDACTED"}
 
 
+def test_the_environments_live_key_is_redacted_by_value_whatever_its_shape(
+    cli: Callable[..., Run], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    live_key = "0c4e8a2f6b1d5c9e3a7f0b4d8c2e6a1f"  # synthetic, a compatible provider's shape
+    source = tmp_path / "echoed.yaml"
+    source.write_text(
+        "interactions:\n"
+        "- request:\n"
+        "    method: POST\n"
+        "    uri: https://api.example.test/v1/responses\n"
+        "    headers: {}\n"
+        f'    body: \'{{"input": "proxy {live_key}"}}\'\n'
+        "  response:\n"
+        "    status: {code: 401, message: Unauthorized}\n"
+        "    headers: {}\n"
+        f"    body: {{string: 'Invalid API key: {live_key}'}}\n"
+    )
+    monkeypatch.setenv("OPENAI_API_KEY", live_key)
+    monkeypatch.chdir(tmp_path)
+    run = cli("import", str(source), "--out", "out")
+    assert run.code == 0, run.out
+    assert "1 source still holds credentials the imported copies do not: echoed.yaml" in run.out
+    assert live_key not in run.out + run.err
+    written = (tmp_path / "out" / "echoed.json").read_text()
+    assert live_key not in written
+    [interaction] = load_cassette(tmp_path / "out" / "echoed.json").interactions
+    assert json.loads(interaction.request.body.to_bytes()) == {"input": "proxy sk-REDACTED"}
+    assert interaction.response.body.to_bytes() == b"Invalid API key: sk-REDACTED"
+
+
 def test_a_write_that_fails_names_the_file(cli: Callable[..., Run], tmp_path: Path) -> None:
     folder = tmp_path / "src"
     (folder / "test_module").mkdir(parents=True)

@@ -67,6 +67,30 @@ def test_secrets_in_headers_and_bodies(cli: Callable[..., Run], project: Path) -
     assert str(path.name) in run.out
 
 
+def test_a_live_key_of_no_known_shape_is_found_by_its_value(
+    cli: Callable[..., Run], project: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A compatible provider's key (32 hex characters) matches no key shape: the
+    environment's value of it is what finds it, and the output still never shows it."""
+    live_key = "3f9a1c7e5b2d4f6a8c0e1b3d5f7a9c2e"  # synthetic
+    write_cassette(
+        project / "cassettes" / "imported" / "echoed.json",
+        interaction(
+            {"json": {"model": "gpt-5", "input": "hi"}},
+            {"json": {"error": {"message": f"Invalid API key: {live_key}"}}},
+        ),
+    )
+    monkeypatch.delenv("OPENAI_API_KEY", raising=False)
+    assert cli("lint").code == 0  # without the key in the environment nothing can tell
+
+    monkeypatch.setenv("OPENAI_API_KEY", live_key)
+    run = cli("lint")
+    assert run.code == 1
+    assert ("secret", "/interactions/0/response/body/json/error/message") in _findings(run.out)
+    assert "the value of $OPENAI_API_KEY" in run.out
+    assert live_key not in run.out
+
+
 def test_escaped_json_bodies(cli: Callable[..., Run], project: Path) -> None:
     tree = {"id": "resp_synthetic", "status": "completed", "output": []}
     write_cassette(

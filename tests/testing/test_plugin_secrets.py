@@ -237,3 +237,71 @@ def test_a_cassette_that_cannot_be_written_names_the_file(
     assert "tooltape: could not write " in output
     assert "test_keyed.json" in output
     assert "free disk space or fix the folder's permissions" in output
+
+
+LIVE_KEY = "3f9a1c7e5b2d4f6a8c0e1b3d5f7a9c2e"  # a compatible provider's 32-hex key: no known shape
+OTHER_KEY = "0c4e8a2f6b1d5c9e3a7f0b4d8c2e6a1f"
+PROXY_TOKEN = "prx." + "TkN" * 8  # synthetic
+
+LIVE_MODULE = """
+import os
+
+import openai
+import pytest
+
+
+@pytest.mark.vcr
+def test_live_key():
+    # The key travels inside the body too: a proxy that wants it there.
+    caller = os.environ["OPENAI_API_KEY"] + "|" + os.environ["PROXY_TOKEN"]
+    response = openai.OpenAI().responses.create(
+        model="gpt-5", input="hi", instructions="Caller: " + caller
+    )
+    assert response.status == "completed"
+"""
+
+
+def test_a_live_key_of_no_known_shape_never_reaches_a_cassette_and_replays_without_it(
+    pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The environment's credentials are redacted by value, wherever they travel.
+
+    A hostile (or merely chatty) server echoes the key and a token back; the
+    test sends them in the body. Neither is key-shaped, so only their values
+    can find them. The cassette then replays with no key at all (the
+    placeholder stands where the key was) and with another key.
+    """
+    pytester.makepyfile(test_live=LIVE_MODULE)
+    monkeypatch.setenv("PROXY_TOKEN", PROXY_TOKEN)
+    echoed = f"Invalid API key: {LIVE_KEY}; proxy token {PROXY_TOKEN} accepted"
+    reply = {
+        "id": "resp_1",
+        "object": "response",
+        "status": "completed",
+        "model": "gpt-5",
+        "output": [],
+        "instructions": echoed,
+    }
+    with LoopbackProvider([LoopbackReply.json(reply)]) as server:
+        monkeypatch.setenv("OPENAI_BASE_URL", server.base_url)
+        monkeypatch.setenv("OPENAI_API_KEY", LIVE_KEY)
+        result = pytester.runpytest_subprocess("--record-mode=once", "-p", "no:cacheprovider")
+    result.assert_outcomes(passed=1)
+    assert LIVE_KEY in server.requests[0].body.decode()  # it really travelled in the body
+    [cassette] = pytester.path.rglob("test_live_key.json")
+    text = cassette.read_text(encoding="utf-8")
+    assert LIVE_KEY not in text and PROXY_TOKEN not in text
+    body = json.loads(text)["interactions"][0]
+    sent = body["request"]["body"]["json"]["instructions"]
+    assert sent == "Caller: sk-REDACTED|REDACTED"  # compared on replay: not a volatile field
+    assert body["response"]["body"]["json"]["instructions"] == (
+        "Invalid API key: sk-REDACTED; proxy token REDACTED accepted"
+    )
+    output = result.stdout.str() + result.stderr.str()
+    assert LIVE_KEY not in output and PROXY_TOKEN not in output
+
+    monkeypatch.setenv("OPENAI_BASE_URL", "http://127.0.0.1:9/v1")
+    monkeypatch.delenv("OPENAI_API_KEY")  # CI: no key, the placeholder is sent in the body
+    pytester.runpytest_subprocess("-p", "no:cacheprovider").assert_outcomes(passed=1)
+    monkeypatch.setenv("OPENAI_API_KEY", OTHER_KEY)  # another developer's key
+    pytester.runpytest_subprocess("-p", "no:cacheprovider").assert_outcomes(passed=1)

@@ -30,9 +30,9 @@ from tooltape.testing.cassette import (
     ScrubPolicy,
     find_secrets,
     import_cassette,
+    live_policy,
     load_cassette,
     save_cassette,
-    scrub_policy,
 )
 
 _SUFFIXES = (".yaml", ".yml", ".json")
@@ -193,7 +193,7 @@ def run_import(
     """Import every source, reporting each; 1 when any was not written."""
     plans = plan_imports(expand_sources(arguments), out)
     settings = project_settings()
-    policy = scrub_policy(settings.scrub)
+    policy = live_policy(settings.scrub)
     style = console.style
     failed = 0
     holding: list[Path] = []

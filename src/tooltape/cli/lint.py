@@ -28,7 +28,7 @@ from tooltape.cli.folders import (
 )
 from tooltape.cli.terminal import Cell, Console, Progress, align, display_path, plural
 from tooltape.cli.usage import unused_cassettes
-from tooltape.testing.cassette import DEFAULT_POLICY, ScrubPolicy, scrub_policy, stray_temp_files
+from tooltape.testing.cassette import DEFAULT_POLICY, ScrubPolicy, live_policy, stray_temp_files
 from tooltape.testing.contracts import cassette_files
 
 UNUSED_FIX = (
@@ -99,7 +99,7 @@ def run_lint(directory: str | None, *, console: Console, root: Path | None = Non
     """Lint the folder (default ``./cassettes``); 1 when anything is found."""
     folder = cassette_folder(directory, command="lint", allow_bundled=False)
     settings = project_settings()
-    policy = scrub_policy(settings.scrub)
+    policy = live_policy(settings.scrub)
     files = cassette_files(folder.path)
     configured = settings.cassette_path
     # cassettes are laid out from the project's folder, whether DIR is below it or above it

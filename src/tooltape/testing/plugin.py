@@ -43,7 +43,7 @@ from typing import TYPE_CHECKING, Any, cast
 import openai
 import pytest
 
-from tooltape.testing.cassette import scrub_policy
+from tooltape.testing.cassette import live_policy
 from tooltape.testing.cassette_options import (
     VcrOptionError,
     asks_for_body,
@@ -243,7 +243,7 @@ def pytest_recording_configure(config: pytest.Config, vcr: Any) -> None:
     volatile = (*settings.volatile, *state.volatile)
     configure_vcr(
         recorder,
-        persister=RunPersister(state, extra_paths, scrub_policy(settings.scrub)),
+        persister=RunPersister(state, extra_paths, live_policy(settings.scrub)),
         body_matcher=_BodyUnlessImported(state, make_body_matcher(volatile, name="tooltape_body")),
         scrub=settings.scrub,
     )

@@ -15,6 +15,7 @@ from typing import Any, cast
 
 import pytest
 
+from tooltape.testing.cassette._policy import KEY_VARIABLE, REPLAY_API_KEY
 from tooltape.testing.cassette_run import command_nodeid
 from tooltape.testing.vcr.misses import record_command
 
@@ -27,9 +28,6 @@ __all__ = [
     "replay_environment",
 ]
 
-REPLAY_API_KEY = "tooltape-replay-placeholder"
-"""The API key a replaying client uses: not key-shaped, never sent anywhere."""
-KEY_VARIABLE = "OPENAI_API_KEY"
 TRACING_VARIABLE = "OPENAI_AGENTS_DISABLE_TRACING"
 
 

@@ -49,7 +49,14 @@ from tooltape.testing.cassette._patterns import (
     is_credential_header,
     is_masked,
 )
-from tooltape.testing.cassette._policy import DEFAULT_POLICY, ScrubPolicy, scrub_policy
+from tooltape.testing.cassette._policy import (
+    DEFAULT_POLICY,
+    REPLAY_API_KEY,
+    ScrubPolicy,
+    live_policy,
+    live_secrets,
+    scrub_policy,
+)
 from tooltape.testing.cassette._scan import find_secrets
 from tooltape.testing.cassette._scrub import (
     drop_credential_headers,
@@ -75,6 +82,7 @@ __all__ = [
     "KEY_PLACEHOLDER",
     "DEFAULT_POLICY",
     "REDACTED",
+    "REPLAY_API_KEY",
     "BinaryBody",
     "Body",
     "Cassette",
@@ -115,6 +123,8 @@ __all__ = [
     "scrub_body",
     "scrub_cassette",
     "scrub_interaction",
+    "live_policy",
+    "live_secrets",
     "scrub_policy",
     "scrub_request",
     "scrub_response",

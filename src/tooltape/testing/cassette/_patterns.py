@@ -21,6 +21,7 @@ __all__ = [
     "is_masked",
     "mask",
     "project_rule",
+    "value_rule",
 ]
 
 REDACTED = "REDACTED"
@@ -145,6 +146,13 @@ def project_rule(pattern: str, index: int) -> SecretRule:
     """A rule for one of the project's ``secret_patterns`` (``[tool.tooltape.scrub]``)."""
     compiled = re.compile(pattern)
     return SecretRule(f"project secret pattern #{index + 1}", compiled, loose=compiled)
+
+
+def value_rule(kind: str, value: str, replacement: str = REDACTED) -> SecretRule:
+    """A rule for one secret known by its value (a live key read from the environment),
+    whatever its shape: found wherever the value itself is."""
+    compiled = re.compile(re.escape(value))
+    return SecretRule(kind, compiled, replacement, (value,), loose=compiled)
 
 
 _NOT_AFTER_TOKEN = r"(?<![A-Za-z0-9_-])"

@@ -10,28 +10,42 @@ key shapes in ``[tool.tooltape.scrub]``.
 from __future__ import annotations
 
 import functools
+import os
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
 from tooltape.testing.cassette._patterns import (
+    KEY_PLACEHOLDER,
+    REDACTED,
     SECRET_RULES,
     SecretRule,
     base64_runs,
     project_rule,
+    value_rule,
 )
 from tooltape.testing.settings import ScrubSettings
 
 __all__ = [
     "DEFAULT_POLICY",
+    "KEY_VARIABLE",
+    "REPLAY_API_KEY",
     "SAFE_HEADERS",
     "SAFE_HEADER_PREFIXES",
     "SAFE_QUERY_PARAMS",
     "SAFE_QUERY_PREFIXES",
     "SECRET_BODY_FIELDS",
     "ScrubPolicy",
+    "live_policy",
+    "live_secrets",
     "scrub_policy",
 ]
+
+KEY_VARIABLE = "OPENAI_API_KEY"
+"""The environment variable the OpenAI SDK reads its key from."""
+
+REPLAY_API_KEY = "tooltape-replay-placeholder"
+"""The API key a replaying client uses: not key-shaped, never sent anywhere."""
 
 SAFE_HEADERS = frozenset(
     {
@@ -240,10 +254,59 @@ DEFAULT_POLICY = ScrubPolicy()
 """tooltape's own rules, with no project additions."""
 
 
+# A name part that says the value is a credential: OPENAI_API_KEY, GITHUB_TOKEN,
+# AWS_SECRET_ACCESS_KEY, DB_PASSWORD; not TOKENIZERS_PARALLELISM or KEYRING_BACKEND.
+_SECRET_NAME = re.compile(
+    r"(?i)(?:^|_)(?:API_?KEY|KEY|TOKEN|SECRET|PASSWORD|PASSWD|CREDENTIALS?)(?:_|$)"
+)
+_SHORTEST_SECRET = 16
+"""Shorter values could be ordinary words of a body; no key or token is this short."""
+
+
+def live_secrets(environ: Mapping[str, str]) -> tuple[tuple[str, str], ...]:
+    """The credentials in ``environ`` a cassette must never hold, as ``(name, value)``.
+
+    Key shapes find the keys they know; a key of another shape (a 32-hex
+    key of a compatible provider, a token a server echoes in an error) is
+    found by its value. Variables named like credentials (``*_API_KEY``,
+    ``*_TOKEN``, ``*_SECRET*``, ``*PASSWORD*``) with a value of at least 16
+    characters and no whitespace count, and so does the replay key's
+    placeholder (replayed as the recorded key's placeholder).
+    """
+    found = [(KEY_VARIABLE, REPLAY_API_KEY)]
+    for name, value in sorted(environ.items()):
+        if (
+            _SECRET_NAME.search(name)
+            and len(value) >= _SHORTEST_SECRET
+            and not any(char.isspace() for char in value)
+            and value != REPLAY_API_KEY
+        ):
+            found.append((name, value))
+    return tuple(found)
+
+
+def _value_rules(secrets: tuple[tuple[str, str], ...]) -> tuple[SecretRule, ...]:
+    # A longer value first: one that holds another is replaced whole.
+    ordered = sorted(secrets, key=lambda secret: -len(secret[1]))
+    return tuple(
+        value_rule(
+            f"the value of ${name}",
+            value,
+            KEY_PLACEHOLDER if name == KEY_VARIABLE else REDACTED,
+        )
+        for name, value in ordered
+    )
+
+
 @functools.lru_cache(maxsize=16)
-def scrub_policy(settings: ScrubSettings | None = None) -> ScrubPolicy:
-    """The policy for a project's ``[tool.tooltape.scrub]`` additions (``None``: none)."""
-    if settings is None or settings == ScrubSettings():
+def scrub_policy(
+    settings: ScrubSettings | None = None, secrets: tuple[tuple[str, str], ...] = ()
+) -> ScrubPolicy:
+    """The policy for a project's ``[tool.tooltape.scrub]`` additions (``None``: none),
+    redacting ``secrets`` (``live_secrets(os.environ)``) by value too."""
+    if settings is None:
+        settings = ScrubSettings()
+    if settings == ScrubSettings() and not secrets:
         return DEFAULT_POLICY
     headers, header_prefixes = _split(settings.safe_headers)
     params, param_prefixes = _split(settings.safe_query_params)
@@ -255,5 +318,12 @@ def scrub_policy(settings: ScrubSettings | None = None) -> ScrubPolicy:
         secret_fields=SECRET_BODY_FIELDS
         | {_field_name(name) for name in settings.secret_body_fields},
         rules=SECRET_RULES
+        + _value_rules(secrets)
         + tuple(project_rule(pattern, i) for i, pattern in enumerate(settings.secret_patterns)),
     )
+
+
+def live_policy(settings: ScrubSettings | None = None) -> ScrubPolicy:
+    """``scrub_policy(settings)`` that also redacts the credentials in the environment now
+    (``live_secrets``): what recording, importing and linting use."""
+    return scrub_policy(settings, live_secrets(os.environ))

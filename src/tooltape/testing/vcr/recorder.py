@@ -16,7 +16,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import replace
 from typing import Any, cast
 
-from tooltape.testing.cassette._policy import scrub_policy
+from tooltape.testing.cassette._policy import live_policy
 from tooltape.testing.settings import ScrubSettings
 from tooltape.testing.vcr.hook_chain import scrub_last
 from tooltape.testing.vcr.matchers import make_body_matcher, path_matcher
@@ -91,7 +91,7 @@ def configure_vcr(
       with the recorded ones that may match it;
     - vcrpy skips its patchers for HTTP libraries that are not installed.
     """
-    policy = scrub_policy(scrub)
+    policy = live_policy(scrub)
     recorder.serializer = SERIALIZER
     recorder.register_serializer(
         SERIALIZER, replace(serializer or TooltapeSerializer(), scrub=policy)

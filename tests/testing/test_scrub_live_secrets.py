@@ -1,0 +1,82 @@
+"""Credentials in the environment are redacted by value, whatever their shape.
+
+Every value below is synthetic.
+"""
+
+from __future__ import annotations
+
+from tooltape.testing.cassette import (
+    KEY_PLACEHOLDER,
+    REPLAY_API_KEY,
+    Cassette,
+    CassetteHeader,
+    Interaction,
+    JsonBody,
+    RecordedRequest,
+    RecordedResponse,
+    find_secrets,
+    live_secrets,
+    scrub_policy,
+    scrub_tree,
+)
+from tooltape.testing.cassette._scrub import scrub_text  # pyright: ignore[reportPrivateUsage]
+
+HEX_KEY = "3f9a1c7e5b2d4f6a8c0e1b3d5f7a9c2e"
+
+
+def test_credentials_are_chosen_by_name_length_and_shape() -> None:
+    environ = {
+        "OPENAI_API_KEY": HEX_KEY,
+        "GITHUB_TOKEN": "ghx_" + "T0k" * 8,
+        "AWS_SECRET_ACCESS_KEY": "wJalr" + "XUtnF" * 6,
+        "DB_PASSWORD": "correct-horse-battery",
+        "HF_TOKEN": "short",  # too short to be told from ordinary text
+        "SESSION_SECRET": "two words are not one credential",  # whitespace
+        "TOKENIZERS_PARALLELISM": "false-and-long-enough-still",  # TOKEN is not a name part
+        "KEYRING_BACKEND": "keyring.backends.null.Keyring",
+        "HOME": "/home/someone/with/a/long/path",
+    }
+    names = [name for name, _ in live_secrets(environ)]
+    assert names == [
+        "OPENAI_API_KEY",  # the replay placeholder, always first
+        "AWS_SECRET_ACCESS_KEY",
+        "DB_PASSWORD",
+        "GITHUB_TOKEN",
+        "OPENAI_API_KEY",
+    ]
+    assert live_secrets({})[0] == ("OPENAI_API_KEY", REPLAY_API_KEY)
+    assert live_secrets({"OPENAI_API_KEY": REPLAY_API_KEY}) == live_secrets({})
+
+
+def test_the_openai_key_becomes_the_key_placeholder_and_others_redacted() -> None:
+    token = "prx." + "TkN" * 8
+    policy = scrub_policy(None, live_secrets({"OPENAI_API_KEY": HEX_KEY, "PROXY_TOKEN": token}))
+    text = f"key={HEX_KEY} token={token} replay={REPLAY_API_KEY}"
+    assert scrub_text(text, policy) == (
+        f"key={KEY_PLACEHOLDER} token=REDACTED replay={KEY_PLACEHOLDER}"
+    )
+    tree = {"error": {"message": f"Invalid API key: {HEX_KEY}"}, "note": [token]}
+    assert scrub_tree(tree, policy) == {
+        "error": {"message": f"Invalid API key: {KEY_PLACEHOLDER}"},
+        "note": ["REDACTED"],
+    }
+    assert scrub_text(text) == text  # tooltape's own rules alone: no shape matches
+
+
+def test_a_value_holding_another_is_replaced_whole() -> None:
+    inner = "abcdefghijklmnop"
+    outer = inner + "qrstuvwxyz012345"
+    policy = scrub_policy(None, live_secrets({"A_TOKEN": inner, "B_TOKEN": outer}))
+    assert scrub_text(f"[{outer}] [{inner}]", policy) == "[REDACTED] [REDACTED]"
+
+
+def test_the_scanner_finds_a_live_value_left_in_a_cassette() -> None:
+    request = RecordedRequest("POST", "https://api.example.test/v1/responses", {}, JsonBody({}))
+    response = RecordedResponse(200, "OK", {}, JsonBody({"echo": f"key {HEX_KEY}"}))
+    header = CassetteHeader("0.1.0", "synthetic", "synthetic: live secrets")
+    cassette = Cassette(header, (Interaction(request, response),))
+    policy = scrub_policy(None, live_secrets({"OPENAI_API_KEY": HEX_KEY}))
+    [finding] = find_secrets(cassette, policy)
+    assert "the value of $OPENAI_API_KEY" in str(finding)
+    assert HEX_KEY not in str(finding)
+    assert find_secrets(cassette) == []  # no shape of tooltape's own finds it
