@@ -305,3 +305,47 @@ def test_a_live_key_of_no_known_shape_never_reaches_a_cassette_and_replays_witho
     pytester.runpytest_subprocess("-p", "no:cacheprovider").assert_outcomes(passed=1)
     monkeypatch.setenv("OPENAI_API_KEY", OTHER_KEY)  # another developer's key
     pytester.runpytest_subprocess("-p", "no:cacheprovider").assert_outcomes(passed=1)
+
+
+REFUSED_MODULE = """
+import logging
+import os
+
+import openai
+import pytest
+
+
+@pytest.mark.vcr
+def test_refused():
+    logging.getLogger("proxy").warning("calling with %s", os.environ["PROXY_TOKEN"])
+    print("token in use:", os.environ["PROXY_TOKEN"])
+    openai.OpenAI(max_retries=0).responses.create(model="gpt-5", input="hi")
+"""
+
+
+def test_a_server_echoing_the_live_key_in_an_error_does_not_put_it_on_the_terminal(
+    pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The SDK's exception carries the server's message: the failure report is
+    scrubbed like a cassette, its captured output and log sections too."""
+    pytester.makepyfile(test_refused=REFUSED_MODULE)
+    monkeypatch.setenv("PROXY_TOKEN", PROXY_TOKEN)
+    error = {
+        "error": {
+            "message": f"Incorrect API key provided: {LIVE_KEY}.",
+            "type": "invalid_request_error",
+            "code": "invalid_api_key",
+        }
+    }
+    with LoopbackProvider([LoopbackReply.json(error, status=401)]) as server:
+        monkeypatch.setenv("OPENAI_BASE_URL", server.base_url)
+        monkeypatch.setenv("OPENAI_API_KEY", LIVE_KEY)
+        result = pytester.runpytest_subprocess(
+            "--record-mode=once", "-p", "no:cacheprovider", "-l", "-rA"
+        )
+    result.assert_outcomes(failed=1)
+    output = result.stdout.str() + result.stderr.str()
+    assert "AuthenticationError" in output and "Incorrect API key provided: sk-REDACTED" in output
+    assert "token in use: REDACTED" in output  # the captured stdout section
+    assert "calling with REDACTED" in output  # the captured log section
+    assert LIVE_KEY not in output and PROXY_TOKEN not in output

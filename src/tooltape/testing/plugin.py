@@ -73,6 +73,7 @@ from tooltape.testing.replay_key import (
     explain_missing_key,
     replay_environment,
 )
+from tooltape.testing.report_scrub import scrub_report
 from tooltape.testing.run_persister import RunPersister, raise_save_error
 from tooltape.testing.sdk_client import sdk_client
 from tooltape.testing.settings import DEFAULT_MODEL, ProjectSettings, SettingsError, load_settings
@@ -290,21 +291,26 @@ def pytest_runtest_makereport(
     if report.when in ("setup", "call") and report.failed:
         state.failed = True
         if call.excinfo is not None:
-            error = call.excinfo.value
-            if isinstance(error, VcrOptionError):
-                report.longrepr = f"tooltape: {error}"
-                return report
-            message = explain_cassette_failure(
-                error, state.command_id, elsewhere=lambda path: _recorded_elsewhere(item, path)
-            )
-            if message is None:
-                message = explain_missing_key(item, error)
-            if message is not None:
-                suggested = "--record-mode" in message
-                rewrite = "--record-mode=rewrite" in message
-                note = pinned_note(state, rewrite=rewrite) if suggested else ""
-                report.longrepr = f"{message}\n{note}" if note else message
+            report.longrepr = _explained(item, state, call.excinfo.value) or report.longrepr
+    scrub_report(report, live_policy(project_settings(item.config).scrub))
     return report
+
+
+def _explained(item: pytest.Item, state: CassetteRun, error: BaseException) -> str | None:
+    """What a cassette test's failure means and how to fix it, if tooltape knows."""
+    if isinstance(error, VcrOptionError):
+        return f"tooltape: {error}"
+    message = explain_cassette_failure(
+        error, state.command_id, elsewhere=lambda path: _recorded_elsewhere(item, path)
+    )
+    if message is None:
+        message = explain_missing_key(item, error)
+    if message is None:
+        return None
+    suggested = "--record-mode" in message
+    rewrite = "--record-mode=rewrite" in message
+    note = pinned_note(state, rewrite=rewrite) if suggested else ""
+    return f"{message}\n{note}" if note else message
 
 
 def _recorded_elsewhere(item: pytest.Item, missing: str) -> str:
