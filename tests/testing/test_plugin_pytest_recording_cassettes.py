@@ -126,6 +126,18 @@ def test_a_projects_own_fixture_naming_pytest_recordings_folder_replays_it_there
     assert not (pytester.path / "cassettes").exists()
     assert yaml.is_file()
 
+    # A drift names the file the cassette was read from, not the .json tooltape would write.
+    module = pytester.path / "tests" / "test_legacy.py"
+    module.write_text(
+        module.read_text().replace('.create(model="gpt-5", input="hi")', '.retrieve("resp_legacy")')
+    )
+    drifted = pytester.runpytest_subprocess("-p", "no:cacheprovider")
+    drifted.assert_outcomes(failed=1)
+    assert (
+        "Wire drift: GET /v1/responses/resp_legacy made by tests/test_legacy.py::test_answer "
+        f"matches no unplayed interaction of {yaml}." in drifted.stdout.str()
+    )
+
 
 def test_from_the_tests_folder_the_import_runs_as_printed_there(
     pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch

@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from pathlib import Path, PurePosixPath
+from pathlib import PurePosixPath
 from typing import Any
 
 import pytest
@@ -48,7 +48,9 @@ class CassetteRun:
     own_cassette_dir: bool | None = None
     """Whether the test's ``vcr_cassette_dir`` fixture is the project's own (``None``: not
     known; then a folder other than ``pytest_recording_dir`` says so)."""
-    cassette_path: Path | None = None
+    read_from: str = ""
+    """The file the test's cassette was read from (its pytest-recording YAML, when the
+    test replays that in place; empty: none was read)."""
     source: CassetteSource | None = None
     failed: bool = False
     save_error: BaseException | None = None

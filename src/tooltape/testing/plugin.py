@@ -301,7 +301,10 @@ def _explained(item: pytest.Item, state: CassetteRun, error: BaseException) -> s
     if isinstance(error, VcrOptionError):
         return f"tooltape: {error}"
     message = explain_cassette_failure(
-        error, state.command_id, elsewhere=lambda path: _recorded_elsewhere(item, path)
+        error,
+        state.command_id,
+        elsewhere=lambda path: _recorded_elsewhere(item, path),
+        read_from=state.read_from,
     )
     if message is None:
         message = explain_missing_key(item, error)

@@ -61,6 +61,7 @@ class RunPersister:
             cassette = load_cassette(path)
             if index == 0:
                 self.state.source = cassette.header.source
+                self.state.read_from = path
             more_requests, more_responses = vcr_interactions(cassette)
             requests.extend(more_requests)
             responses.extend(more_responses)

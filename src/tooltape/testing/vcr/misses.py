@@ -41,13 +41,18 @@ def record_command(nodeid: str, mode: str = "once") -> str:
 
 
 def explain_cassette_failure(
-    error: BaseException, nodeid: str, *, elsewhere: Callable[[str], str] | None = None
+    error: BaseException,
+    nodeid: str,
+    *,
+    elsewhere: Callable[[str], str] | None = None,
+    read_from: str = "",
 ) -> str | None:
     """A failure message for a cassette miss, or a cassette that cannot be read, anywhere in
     ``error``'s chain, else ``None``.
 
     ``elsewhere(path)`` says how to make the missing cassette at ``path`` from a recording
-    kept somewhere else (``""``: there is none).
+    kept somewhere else (``""``: there is none); ``read_from`` is the file the cassette
+    was read from when that is not vcrpy's path (``""``: it is).
     """
     unreadable = _find_in_chain(error, CassetteError)
     if unreadable is not None:
@@ -69,7 +74,8 @@ def explain_cassette_failure(
             return f"{missing}{moved}\nOr record it again with:\n{record}"
         return f"{missing}Record it with:\n{record}"
     lines = [
-        f"Wire drift: {asked} made by {nodeid} matches no unplayed interaction of {path}.",
+        f"Wire drift: {asked} made by {nodeid} matches no unplayed interaction of "
+        f"{read_from or path}.",
     ]
     for recorded, _succeeded, failed in found.similar_requests[:3]:
         lines.append("")
