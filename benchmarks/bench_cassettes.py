@@ -17,7 +17,6 @@ from vcr.persisters.filesystem import FilesystemPersister
 from vcr.request import Request
 from vcr.serializers import yamlserializer
 
-from tooltape.testing.cassette import scrub_policy
 from tooltape.testing.cassette_run import CassetteRun
 from tooltape.testing.run_persister import RunPersister
 from tooltape.testing.vcr import TooltapeSerializer
@@ -71,7 +70,7 @@ def replay_persister() -> Any:
         module=PurePosixPath("tests/test_bench"),
         record_mode="none",
     )
-    return RunPersister(state, (), scrub_policy())
+    return RunPersister(state, ())
 
 
 def loaded(path: Path, serializer: object = yamlserializer) -> list[tuple[object, ...]]:

@@ -40,7 +40,10 @@ from tooltape import PromptEvaluationError
 
 EXAMPLES = int(os.environ.get("TOOLTAPE_FUZZ_EXAMPLES", "300"))
 BODIES = recorded_bodies()
-_ITEM_INDEX = re.compile(r"output\[(\d+)\]")
+# Each listed problem starts with the item it is about ("(output[1].call_id: ...;
+# output[2].type: ..."); another item a problem refers to ("is also the call_id of
+# output[0]") is not one that cannot be read.
+_ITEM_INDEX = re.compile(r"(?:\(|; )output\[(\d+)\]")
 
 mutations = st.lists(
     st.builds(

@@ -349,3 +349,115 @@ def test_a_server_echoing_the_live_key_in_an_error_does_not_put_it_on_the_termin
     assert "token in use: REDACTED" in output  # the captured stdout section
     assert "calling with REDACTED" in output  # the captured log section
     assert LIVE_KEY not in output and PROXY_TOKEN not in output
+
+
+PIECES_MODULE = """
+import os
+
+import openai
+import pytest
+
+
+@pytest.fixture
+def vault_key(monkeypatch):
+    # A key the test's own fixture sets after the cassette opened, and undoes before it is saved.
+    monkeypatch.setenv("OPENAI_API_KEY", os.environ["VAULT_VALUE"])
+
+
+@pytest.mark.vcr
+def test_recorded(vault_key):
+    response = openai.OpenAI().responses.create(model="gpt-5", input="hi")
+    assert response.status == "completed"
+
+
+@pytest.mark.vcr
+def test_compared(vault_key):
+    response = openai.OpenAI().responses.create(model="gpt-5", input="again")
+    assert response.instructions == "something else"
+
+
+@pytest.mark.vcr
+def test_skipped(vault_key):
+    try:
+        openai.OpenAI(max_retries=0).responses.create(model="gpt-5", input="no")
+    except openai.AuthenticationError as error:
+        pytest.skip(f"no access: {error}")
+"""
+
+
+def test_a_key_a_fixture_sets_and_its_pieces_reach_neither_cassette_nor_terminal(
+    pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Credentials are read again while the test runs, and pytest's shortened values
+    (``'9f3a7c21e4b0...c2e3b4d5f6071'``) lose what they keep of one."""
+    pytester.makepyfile(test_pieces=PIECES_MODULE)
+    monkeypatch.setenv("VAULT_VALUE", LIVE_KEY)  # not a credential's name: only the fixture's
+    monkeypatch.delenv("OPENAI_API_KEY", raising=False)
+    echoed = {**_answer(), "instructions": f"key {LIVE_KEY} in use"}
+    long = {**_answer(), "instructions": LIVE_KEY + " " + "y" * 40}  # shown shortened
+    refused = {"error": {"message": f"Incorrect API key provided: {LIVE_KEY}.", "code": "k"}}
+    replies = [
+        LoopbackReply.json(echoed, reason=f"OK for {LIVE_KEY}"),
+        LoopbackReply.json(long),
+        LoopbackReply.json(refused, status=401),
+    ]
+    with LoopbackProvider(replies) as server:
+        monkeypatch.setenv("OPENAI_BASE_URL", server.base_url)
+        result = pytester.runpytest_subprocess(
+            "--record-mode=once", "-p", "no:cacheprovider", "-rA", "-l", "--junitxml=out.xml"
+        )
+    result.assert_outcomes(passed=1, failed=1, skipped=1)
+    output = result.stdout.str() + result.stderr.str()
+    [cassette] = pytester.path.rglob("test_recorded.json")
+    recorded = json.loads(cassette.read_text(encoding="utf-8"))["interactions"][0]["response"]
+    assert recorded["reason"] == "OK for sk-REDACTED"
+    assert recorded["body"]["json"]["instructions"] == "key sk-REDACTED in use"
+    assert "SKIPPED" in output and "no access: Error code: 401" in output
+    assert "FAILED test_pieces.py::test_compared - AssertionError" in output  # crash line kept
+    junit = (pytester.path / "out.xml").read_text(encoding="utf-8")
+    for text in (output, junit):
+        for start in range(len(LIVE_KEY) - 8):
+            assert LIVE_KEY[start : start + 9] not in text, (start, text)
+
+
+def _answer() -> dict[str, object]:
+    return {"id": "resp_1", "object": "response", "status": "completed", "model": "gpt-5"}
+
+
+REDIRECT_MODULE = """
+import openai
+import pytest
+
+
+@pytest.mark.vcr
+def test_redirected():
+    assert openai.OpenAI().responses.create(model="gpt-5", input="hi").id == "resp_1"
+"""
+
+
+def test_a_redirect_keeps_its_location_scrubbed_as_a_url_and_replays(
+    pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    pytester.makepyfile(test_redirect=REDIRECT_MODULE)
+    to = "/v1/moved/responses?token=" + CANARIES["QUERY"] + "&limit=5"
+    replies = [
+        LoopbackReply(307, b"", "text/plain", {"location": to}),
+        LoopbackReply.json(_answer()),
+    ]
+    with LoopbackProvider(replies) as server:
+        monkeypatch.setenv("OPENAI_BASE_URL", server.base_url)
+        monkeypatch.setenv("OPENAI_API_KEY", API_KEY)
+        pytester.runpytest_subprocess(
+            "--record-mode=once", "-p", "no:cacheprovider"
+        ).assert_outcomes(passed=1)
+    assert [request.path for request in server.requests][1] == to
+    [cassette] = pytester.path.rglob("test_redirected.json")
+    first, second = json.loads(cassette.read_text(encoding="utf-8"))["interactions"]
+    assert first["response"]["headers"]["location"] == [
+        "/v1/moved/responses?token=REDACTED&limit=5"
+    ]
+    assert second["request"]["uri"].endswith("/v1/moved/responses?token=REDACTED&limit=5")
+
+    monkeypatch.setenv("OPENAI_BASE_URL", "http://127.0.0.1:9/v1")
+    monkeypatch.delenv("OPENAI_API_KEY")
+    pytester.runpytest_subprocess("-p", "no:cacheprovider").assert_outcomes(passed=1)

@@ -5,6 +5,9 @@ Every value below is synthetic.
 
 from __future__ import annotations
 
+from dataclasses import replace
+from urllib.parse import quote, quote_plus
+
 from tooltape.testing.cassette import (
     KEY_PLACEHOLDER,
     REPLAY_API_KEY,
@@ -17,9 +20,11 @@ from tooltape.testing.cassette import (
     find_secrets,
     live_secrets,
     scrub_policy,
+    scrub_response,
     scrub_tree,
 )
 from tooltape.testing.cassette._scrub import scrub_text  # pyright: ignore[reportPrivateUsage]
+from tooltape.testing.vcr.record_hooks import ScrubHooks
 
 HEX_KEY = "3f9a1c7e5b2d4f6a8c0e1b3d5f7a9c2e"
 
@@ -30,22 +35,35 @@ def test_credentials_are_chosen_by_name_length_and_shape() -> None:
         "GITHUB_TOKEN": "ghx_" + "T0k" * 8,
         "AWS_SECRET_ACCESS_KEY": "wJalr" + "XUtnF" * 6,
         "DB_PASSWORD": "correct-horse-battery",
+        "PGPASSWORD": "staple-" + "9" * 12,
+        "CLIENT_SECRETS": "cs." + "Sc7" * 6,
+        "AWS_ACCESS_KEY_ID": "AKIA" + "Q" * 16,
         "HF_TOKEN": "short",  # too short to be told from ordinary text
         "SESSION_SECRET": "two words are not one credential",  # whitespace
-        "TOKENIZERS_PARALLELISM": "false-and-long-enough-still",  # TOKEN is not a name part
-        "KEYRING_BACKEND": "keyring.backends.null.Keyring",
+        "TOKENIZERS_PARALLELISM": "false",
+        "KEYRING_BACKEND": "keyring.backends.null.Keyring",  # KEY is not a name part here
         "HOME": "/home/someone/with/a/long/path",
     }
     names = [name for name, _ in live_secrets(environ)]
     assert names == [
         "OPENAI_API_KEY",  # the replay placeholder, always first
+        "AWS_ACCESS_KEY_ID",
         "AWS_SECRET_ACCESS_KEY",
+        "CLIENT_SECRETS",
         "DB_PASSWORD",
         "GITHUB_TOKEN",
         "OPENAI_API_KEY",
+        "PGPASSWORD",
     ]
     assert live_secrets({})[0] == ("OPENAI_API_KEY", REPLAY_API_KEY)
     assert live_secrets({"OPENAI_API_KEY": REPLAY_API_KEY}) == live_secrets({})
+
+
+def test_a_value_is_found_as_a_url_or_a_form_spells_it() -> None:
+    key = "q7/Xk+2Lm9Pz/Rt+Wv4Yb8Nc1Hd5Js6Ee0Ff3Gg=="  # base64 characters: / + =
+    policy = scrub_policy(None, live_secrets({"OPENAI_API_KEY": key}))
+    for spelled in (key, quote(key, safe=""), quote(key), quote_plus(key)):
+        assert scrub_text(f"key={spelled}&x=1", policy) == f"key={KEY_PLACEHOLDER}&x=1", spelled
 
 
 def test_the_openai_key_becomes_the_key_placeholder_and_others_redacted() -> None:
@@ -80,3 +98,23 @@ def test_the_scanner_finds_a_live_value_left_in_a_cassette() -> None:
     assert "the value of $OPENAI_API_KEY" in str(finding)
     assert HEX_KEY not in str(finding)
     assert find_secrets(cassette) == []  # no shape of tooltape's own finds it
+
+
+def test_a_reason_phrase_is_scrubbed_and_scanned() -> None:
+    request = RecordedRequest("POST", "https://api.example.test/v1/responses", {}, JsonBody({}))
+    response = RecordedResponse(401, f"Bad key {HEX_KEY}", {}, JsonBody({}))
+    header = CassetteHeader("0.1.0", "synthetic", "synthetic: live secrets")
+    cassette = Cassette(header, (Interaction(request, response),))
+    policy = scrub_policy(None, live_secrets({"OPENAI_API_KEY": HEX_KEY}))
+    [finding] = find_secrets(cassette, policy)
+    assert finding.location == "/interactions/0/response/reason"
+    assert scrub_response(response, policy).reason == f"Bad key {KEY_PLACEHOLDER}"
+    shaped = replace(response, reason="Bad key sk-proj-" + "Ab3dEf6hIj9kLm2nOp5qRs8t")
+    assert scrub_response(shaped).reason == f"Bad key {KEY_PLACEHOLDER}"  # a key shape too
+    vcr_response = {
+        "status": {"code": 401, "message": f"Bad key {HEX_KEY}"},
+        "headers": {"content-type": ["application/json"]},
+        "body": {"string": b"{}"},
+    }
+    hooked = ScrubHooks(policy).before_record_response(vcr_response)
+    assert hooked["status"]["message"] == f"Bad key {KEY_PLACEHOLDER}"

@@ -35,7 +35,6 @@ from tooltape.testing.cassette import (
     load_cassette,
 )
 from tooltape.testing.cassette._errors import CassetteSecretError
-from tooltape.testing.cassette._policy import scrub_policy
 from tooltape.testing.cassette._vcrpy_format import SCANNED
 from tooltape.testing.cassette_run import CassetteRun
 from tooltape.testing.provider.loopback import LoopbackProvider, LoopbackReply
@@ -208,7 +207,7 @@ def _synthetic_cassette(path: Path) -> Path:
 
 def _replayer() -> Any:
     state = CassetteRun(nodeid="t.py::t", module=PurePosixPath("t"), record_mode="none")
-    persister = RunPersister(state, (), scrub_policy())
+    persister = RunPersister(state, ())
     return configure_vcr(vcr.VCR(record_mode="none"), persister=persister)
 
 
@@ -325,9 +324,7 @@ def test_a_key_written_into_a_tooltape_cassette_by_hand_is_refused_when_it_is_sa
     document["interactions"][3]["response"]["body"] = {"text": f"the key is {_KEY}"}
     path.write_text(json.dumps(document), encoding="utf-8")
     state = CassetteRun(nodeid="t.py::t", module=PurePosixPath("t"), record_mode="new_episodes")
-    recorder = configure_vcr(
-        vcr.VCR(record_mode="new_episodes"), persister=RunPersister(state, (), scrub_policy())
-    )
+    recorder = configure_vcr(vcr.VCR(record_mode="new_episodes"), persister=RunPersister(state, ()))
     provider = LoopbackProvider([LoopbackReply.json({"id": "resp_new"})])
     with provider, recorder.use_cassette(str(path)), httpx2.Client() as client:
         # the edited response is never played: it is read when the cassette is saved

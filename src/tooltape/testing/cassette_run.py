@@ -48,6 +48,9 @@ class CassetteRun:
     own_cassette_dir: bool | None = None
     """Whether the test's ``vcr_cassette_dir`` fixture is the project's own (``None``: not
     known; then a folder other than ``pytest_recording_dir`` says so)."""
+    secrets: tuple[tuple[str, str], ...] = ()
+    """The credentials in the environment while the test ran (``live_secrets``): a
+    fixture may set a key after the cassette opened, and undo it before it is saved."""
     read_from: str = ""
     """The file the test's cassette was read from (its pytest-recording YAML, when the
     test replays that in place; empty: none was read)."""

@@ -36,6 +36,7 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
+import os
 from collections.abc import Generator, Hashable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
@@ -43,7 +44,7 @@ from typing import TYPE_CHECKING, Any, cast
 import openai
 import pytest
 
-from tooltape.testing.cassette import live_policy
+from tooltape.testing.cassette import live_policy, live_secrets
 from tooltape.testing.cassette_options import (
     VcrOptionError,
     asks_for_body,
@@ -244,7 +245,7 @@ def pytest_recording_configure(config: pytest.Config, vcr: Any) -> None:
     volatile = (*settings.volatile, *state.volatile)
     configure_vcr(
         recorder,
-        persister=RunPersister(state, extra_paths, live_policy(settings.scrub)),
+        persister=RunPersister(state, extra_paths, settings.scrub),
         body_matcher=_BodyUnlessImported(state, make_body_matcher(volatile, name="tooltape_body")),
         scrub=settings.scrub,
     )
@@ -292,7 +293,11 @@ def pytest_runtest_makereport(
         state.failed = True
         if call.excinfo is not None:
             report.longrepr = _explained(item, state, call.excinfo.value) or report.longrepr
-    scrub_report(report, live_policy(project_settings(item.config).scrub))
+    policy = live_policy(project_settings(item.config).scrub, state.secrets)
+    secrets = (*state.secrets, *live_secrets(os.environ))
+    # The placeholder is no secret: its pieces ("tooltape") are ordinary words.
+    pieces = dict.fromkeys(value for _, value in secrets if value != REPLAY_API_KEY)
+    scrub_report(report, policy, tuple(pieces))
     return report
 
 
@@ -352,8 +357,19 @@ def _tooltape_replay_key(vcr: Any) -> Iterator[None]:
 
 @pytest.hookimpl(wrapper=True)
 def pytest_runtest_call(item: pytest.Item) -> Generator[None, None, None]:
-    """A test that passed but left recorded interactions unplayed fails, as stale."""
-    result = yield  # a test that raised stops here: its own failure says more
+    """A test that passed but left recorded interactions unplayed fails, as stale.
+
+    The credentials in the environment while the test runs (its fixtures' too)
+    are kept for scrubbing its cassette and its report.
+    """
+    state = item.stash.get(CASSETTE_RUN, None)
+    if state is not None:
+        state.secrets = live_secrets(os.environ)
+    try:
+        result = yield  # a test that raised stops here: its own failure says more
+    finally:
+        if state is not None:  # and what the test itself set
+            state.secrets = tuple(dict.fromkeys((*state.secrets, *live_secrets(os.environ))))
     funcargs = cast("Mapping[str, Any]", getattr(item, "funcargs", {}))
     message = stale_message(item, funcargs.get("vcr"))
     if message is not None:

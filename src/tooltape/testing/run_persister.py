@@ -17,13 +17,17 @@ from tooltape.testing.cassette import (
     CassetteError,
     CassetteSecretError,
     CassetteWriteError,
-    ScrubPolicy,
     dump_cassette,
     find_secrets,
+    live_policy,
+    live_secrets,
     load_cassette,
+    scrub_cassette,
     write_atomic,
 )
+from tooltape.testing.cassette._scrub import scrub_text
 from tooltape.testing.cassette_run import CassetteRun
+from tooltape.testing.settings import ScrubSettings
 from tooltape.testing.vcr import TooltapeSerializer
 from tooltape.testing.vcr._names import CassetteNotFoundError
 from tooltape.testing.vcr.loaded import vcr_interactions
@@ -40,10 +44,14 @@ class RunPersister:
     test is torn down (``raise_save_error``).
     """
 
-    def __init__(self, state: CassetteRun, extra_paths: Sequence[str], policy: ScrubPolicy) -> None:
+    def __init__(
+        self, state: CassetteRun, extra_paths: Sequence[str], scrub: ScrubSettings | None = None
+    ) -> None:
         self.state = state
         self.extra_paths = tuple(extra_paths)
-        self.policy = policy
+        self.scrub = scrub
+        self.known = live_secrets(os.environ)
+        """The credentials the recording hooks, made with this persister, redact."""
 
     def load_cassette(self, cassette_path: str, serializer: object) -> tuple[list[Any], list[Any]]:
         del serializer
@@ -86,14 +94,20 @@ class RunPersister:
         if provenance is None:
             where = "a loopback server" if loopback else "the live API"
             provenance = f"recorded by {state.nodeid} against {where}"
-        serializer_ = TooltapeSerializer(source, provenance, self.policy)
+        policy = live_policy(self.scrub, state.secrets)
+        # The recording hooks scrubbed with the credentials known when the cassette
+        # opened; ones the test's own fixtures set meanwhile are scrubbed here.
+        late = any(secret not in self.known for secret in state.secrets)
+        serializer_ = TooltapeSerializer(source, scrub_text(provenance, policy), policy)
         interactions = [
             {"request": request._to_dict(), "response": response}  # pyright: ignore[reportPrivateUsage]
             for request, response in zip(requests, responses, strict=True)
         ]
         try:
             cassette = serializer_.to_cassette({"interactions": interactions})
-            findings = find_secrets(cassette, self.policy)
+            if late:
+                cassette = scrub_cassette(cassette, policy)
+            findings = find_secrets(cassette, policy)
             if findings:
                 raise CassetteSecretError(cassette_path, findings)
             write_atomic(cassette_path, dump_cassette(cassette))

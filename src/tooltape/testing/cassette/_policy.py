@@ -14,6 +14,7 @@ import os
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
+from urllib.parse import quote, quote_plus
 
 from tooltape.testing.cassette._patterns import (
     KEY_PLACEHOLDER,
@@ -35,6 +36,7 @@ __all__ = [
     "SAFE_QUERY_PARAMS",
     "SAFE_QUERY_PREFIXES",
     "SECRET_BODY_FIELDS",
+    "URL_HEADERS",
     "ScrubPolicy",
     "live_policy",
     "live_secrets",
@@ -104,6 +106,9 @@ timeout, retry count). They carry no credential and tell a reviewer which SDK
 and runtime made a recording and whether a request was a retry, which is what
 explains wire differences between two recordings of one test.
 """
+
+URL_HEADERS = frozenset({"location", "content-location"})
+"""Header names whose values are URLs: kept, scrubbed as URLs are (a redirect must replay)."""
 
 SAFE_QUERY_PARAMS = frozenset(
     {
@@ -254,10 +259,11 @@ DEFAULT_POLICY = ScrubPolicy()
 """tooltape's own rules, with no project additions."""
 
 
-# A name part that says the value is a credential: OPENAI_API_KEY, GITHUB_TOKEN,
-# AWS_SECRET_ACCESS_KEY, DB_PASSWORD; not TOKENIZERS_PARALLELISM or KEYRING_BACKEND.
+# Names that say the value is a credential: OPENAI_API_KEY, GITHUB_TOKEN, PGPASSWORD,
+# CLIENT_SECRETS, AWS_ACCESS_KEY_ID; ``KEY`` only as a name part (not KEYRING_BACKEND).
+# (TOKENIZERS_PARALLELISM matches too: its values are too short to count.)
 _SECRET_NAME = re.compile(
-    r"(?i)(?:^|_)(?:API_?KEY|KEY|TOKEN|SECRET|PASSWORD|PASSWD|CREDENTIALS?)(?:_|$)"
+    r"(?i)API_?KEY|TOKEN|SECRET|PASSWORD|PASSWD|PASSPHRASE|CREDENTIAL|(?:^|_)KEY(?:_|$)"
 )
 _SHORTEST_SECRET = 16
 """Shorter values could be ordinary words of a body; no key or token is this short."""
@@ -268,10 +274,11 @@ def live_secrets(environ: Mapping[str, str]) -> tuple[tuple[str, str], ...]:
 
     Key shapes find the keys they know; a key of another shape (a 32-hex
     key of a compatible provider, a token a server echoes in an error) is
-    found by its value. Variables named like credentials (``*_API_KEY``,
-    ``*_TOKEN``, ``*_SECRET*``, ``*PASSWORD*``) with a value of at least 16
-    characters and no whitespace count, and so does the replay key's
-    placeholder (replayed as the recorded key's placeholder).
+    found by its value (and by its percent-encoded spellings). Variables
+    named like credentials (``*API_KEY*``, ``*TOKEN*``, ``*SECRET*``,
+    ``*PASSWORD*``, ``*CREDENTIAL*``, a ``KEY`` name part) with a value of at
+    least 16 characters and no whitespace count, and so does the replay
+    key's placeholder (replayed as the recorded key's placeholder).
     """
     found = [(KEY_VARIABLE, REPLAY_API_KEY)]
     for name, value in sorted(environ.items()):
@@ -285,16 +292,22 @@ def live_secrets(environ: Mapping[str, str]) -> tuple[tuple[str, str], ...]:
     return tuple(found)
 
 
+def _spellings(value: str) -> set[str]:
+    """``value`` and how a URL or a form spells it (``/``, ``+``, ``=`` percent-encoded)."""
+    return {value, quote(value, safe=""), quote(value), quote_plus(value)}
+
+
 def _value_rules(secrets: tuple[tuple[str, str], ...]) -> tuple[SecretRule, ...]:
+    spelled = [(name, spelling) for name, value in secrets for spelling in _spellings(value)]
     # A longer value first: one that holds another is replaced whole.
-    ordered = sorted(secrets, key=lambda secret: -len(secret[1]))
+    spelled.sort(key=lambda secret: (-len(secret[1]), secret))
     return tuple(
         value_rule(
             f"the value of ${name}",
             value,
             KEY_PLACEHOLDER if name == KEY_VARIABLE else REDACTED,
         )
-        for name, value in ordered
+        for name, value in spelled
     )
 
 
@@ -323,7 +336,13 @@ def scrub_policy(
     )
 
 
-def live_policy(settings: ScrubSettings | None = None) -> ScrubPolicy:
+def live_policy(
+    settings: ScrubSettings | None = None, also: tuple[tuple[str, str], ...] = ()
+) -> ScrubPolicy:
     """``scrub_policy(settings)`` that also redacts the credentials in the environment now
-    (``live_secrets``): what recording, importing and linting use."""
-    return scrub_policy(settings, live_secrets(os.environ))
+    (``live_secrets``) and ``also`` (ones seen earlier): what recording, importing and
+    linting use."""
+    secrets = live_secrets(os.environ)
+    if also:
+        secrets = tuple(dict.fromkeys((*secrets, *also)))
+    return scrub_policy(settings, secrets)

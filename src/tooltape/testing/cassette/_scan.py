@@ -25,7 +25,7 @@ from tooltape.testing.cassette._model import (
     TextBody,
 )
 from tooltape.testing.cassette._patterns import is_masked, mask
-from tooltape.testing.cassette._policy import DEFAULT_POLICY, ScrubPolicy
+from tooltape.testing.cassette._policy import DEFAULT_POLICY, URL_HEADERS, ScrubPolicy
 from tooltape.testing.cassette._shape import pointer
 from tooltape.testing.cassette._span import Span
 from tooltape.testing.cassette._stream import find_split_secrets
@@ -150,8 +150,11 @@ def _scan_headers(headers: Headers, location: str, policy: ScrubPolicy) -> Itera
     for name, values in headers.items():
         at = _step(location, name, policy)
         safe = policy.is_safe_header(name)
+        url = name.lower() in URL_HEADERS
         for index, value in enumerate(values):
-            if safe:
+            if url:
+                yield from _scan_uri(value, pointer(at, index), policy)
+            elif safe:
                 yield from find_secrets_in_text(value, pointer(at, index), policy)
             elif not is_masked(value):
                 kind = "header outside the safe set, not redacted"
@@ -198,7 +201,7 @@ def _scan_uri(uri: str, location: str, policy: ScrubPolicy) -> Iterator[SecretFi
 
 def find_secrets(cassette: Cassette, policy: ScrubPolicy = DEFAULT_POLICY) -> list[SecretFinding]:
     """Every credential still in the cassette: header values outside the safe set, URL
-    userinfo and query values outside the safe set, secret body fields, MCP tool
+    userinfo and query values outside the safe set, the reason phrase, secret body fields, MCP tool
     credentials, reasoning ``encrypted_content``, network policy ``domain_secrets``
     values, and key-shaped strings anywhere (URI, headers, body strings and
     keys, event data, reassembled stream deltas, text, binary, metadata).
@@ -215,6 +218,8 @@ def find_secrets(cassette: Cassette, policy: ScrubPolicy = DEFAULT_POLICY) -> li
         findings.extend(_scan_uri(request.uri, pointer(request_at, "uri"), policy))
         findings.extend(_scan_headers(request.headers, pointer(request_at, "headers"), policy))
         findings.extend(_scan_body(request.body, pointer(request_at, "body"), policy))
+        reason = pointer(response_at, "reason")
+        findings.extend(find_secrets_in_text(response.reason, reason, policy))
         findings.extend(_scan_headers(response.headers, pointer(response_at, "headers"), policy))
         findings.extend(_scan_body(response.body, pointer(response_at, "body"), policy))
     findings.extend(_scan_tree(dict(cassette.metadata), "/metadata", policy))

@@ -38,7 +38,7 @@ from tooltape.testing.cassette._patterns import (
     REDACTED,
     is_credential_header,
 )
-from tooltape.testing.cassette._policy import DEFAULT_POLICY, ScrubPolicy
+from tooltape.testing.cassette._policy import DEFAULT_POLICY, URL_HEADERS, ScrubPolicy
 from tooltape.testing.cassette._stream import redact_split_secrets
 from tooltape.testing.cassette._text import (
     base64_holds_secret,
@@ -133,7 +133,8 @@ def scrub_uri(uri: str, policy: ScrubPolicy = DEFAULT_POLICY) -> str:
 
 def scrub_headers(headers: Headers, policy: ScrubPolicy = DEFAULT_POLICY) -> Headers:
     """Every value of a header outside the safe set replaced by ``"REDACTED"``;
-    key-shaped strings in the values that are kept redacted too."""
+    key-shaped strings in the values that are kept redacted too. A redirect's
+    ``location`` is scrubbed as a URL (userinfo, query values outside the safe set)."""
     changed = False
     result: dict[str, tuple[str, ...]] = {}
     # One search over all kept values first: they rarely hold a key-shaped string.
@@ -142,7 +143,9 @@ def scrub_headers(headers: Headers, policy: ScrubPolicy = DEFAULT_POLICY) -> Hea
     )
     plain = not holds_secret(kept, policy)
     for name, values in headers.items():
-        if not policy.is_safe_header(name):
+        if name.lower() in URL_HEADERS:  # kept as the URL they are, so a redirect replays
+            new = tuple(scrub_uri(value, policy) for value in values)
+        elif not policy.is_safe_header(name):
             new = tuple(_redacted(value) for value in values)
         elif plain:
             new = values
@@ -308,12 +311,14 @@ def scrub_request(
 def scrub_response(
     response: RecordedResponse, policy: ScrubPolicy = DEFAULT_POLICY
 ) -> RecordedResponse:
-    """A response with credentials redacted from its headers and body."""
+    """A response with credentials redacted from its reason phrase, headers and body."""
+    # A server writes what it likes in the status line ("401 Bad key sk-...").
+    reason = scrub_text(response.reason, policy) if response.reason else response.reason
     headers = scrub_headers(response.headers, policy)
     body = scrub_body(response.body, policy)
-    if headers is response.headers and body is response.body:
+    if reason is response.reason and headers is response.headers and body is response.body:
         return response
-    return replace(response, headers=headers, body=body)
+    return replace(response, reason=reason, headers=headers, body=body)
 
 
 def scrub_interaction(

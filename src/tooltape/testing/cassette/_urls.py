@@ -56,9 +56,14 @@ def _redact_params(params: str, policy: ScrubPolicy, redacted: list[str]) -> str
 def rewrite_url(url: str, policy: ScrubPolicy) -> tuple[str, str]:
     """``(url without credentials, what was hidden)``; ``url`` itself when nothing was."""
     scheme_end = url.find("://")
-    if scheme_end < 0:
+    if scheme_end >= 0:
+        head, rest = url[: scheme_end + 3], url[scheme_end + 3 :]
+    elif url.startswith("//"):  # a reference without a scheme (a redirect's location)
+        head, rest = "//", url[2:]
+    elif url.startswith(("/", "?", "#")):  # a reference without a host (the same)
+        head, rest = "", url
+    else:
         return url, ""
-    head, rest = url[: scheme_end + 3], url[scheme_end + 3 :]
     cut = min((i for i in (rest.find(c) for c in "/?#") if i >= 0), default=len(rest))
     authority, tail = rest[:cut], rest[cut:]
     hidden: list[str] = []

@@ -20,20 +20,28 @@ from typing import Any
 
 @dataclass(frozen=True, slots=True)
 class LoopbackReply:
-    """One scripted answer: a status, headers and body bytes."""
+    """One scripted answer: a status, headers and body bytes (and the status line's
+    reason phrase, ``""``: the standard one)."""
 
     status: int = 200
     body: bytes = b""
     content_type: str = "application/json"
     headers: Mapping[str, str] = field(default_factory=lambda: dict[str, str]())
+    reason: str = ""
 
     @classmethod
     def json(
-        cls, data: object, *, status: int = 200, headers: Mapping[str, str] | None = None
+        cls,
+        data: object,
+        *,
+        status: int = 200,
+        headers: Mapping[str, str] | None = None,
+        reason: str = "",
     ) -> LoopbackReply:
         """A JSON body."""
         text = json.dumps(data, separators=(",", ":"), ensure_ascii=False)
-        return cls(status, text.encode("utf-8"), "application/json", dict(headers or {}))
+        body = text.encode("utf-8")
+        return cls(status, body, "application/json", dict(headers or {}), reason)
 
     @classmethod
     def sse(cls, stream: str | bytes, *, headers: Mapping[str, str] | None = None) -> LoopbackReply:
@@ -78,7 +86,7 @@ class LoopbackProvider:
                 reply = provider._take(
                     ReceivedRequest(self.command, self.path, dict(self.headers.items()), body)
                 )
-                self.send_response(reply.status)
+                self.send_response(reply.status, reply.reason or None)
                 self.send_header("content-type", reply.content_type)
                 self.send_header("content-length", str(len(reply.body)))
                 for name, value in reply.headers.items():

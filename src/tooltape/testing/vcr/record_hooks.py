@@ -21,6 +21,7 @@ from tooltape.testing.cassette._scrub import (
     scrub_body,
     scrub_headers,
     scrub_response,
+    scrub_text,
     scrub_uri,
 )
 from tooltape.testing.cassette._vcrpy_format import (
@@ -116,6 +117,14 @@ class ScrubHooks:
         normalized = normalize_headers(headers)
         return scrub_headers(normalized, self.policy) is normalized
 
+    def _clean_reason(self, status: object) -> bool:
+        message = (
+            cast(Mapping[str, object], status).get("message")
+            if isinstance(status, Mapping)
+            else None
+        )
+        return not isinstance(message, str) or scrub_text(message, self.policy) == message
+
     def before_record_request(self, request: VcrRequest) -> VcrRequest:
         """The request with credentials redacted (vcrpy ``before_record_request`` hook).
 
@@ -206,6 +215,7 @@ class ScrubHooks:
             raw is not None
             and not might_need_scrubbing(raw, self.policy)
             and self._clean_headers(headers)
+            and self._clean_reason(response.get("status"))
         ):
             return response
         recorded = response_from_vcr(response)
