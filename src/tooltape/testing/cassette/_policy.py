@@ -262,9 +262,29 @@ DEFAULT_POLICY = ScrubPolicy()
 # Names that say the value is a credential: OPENAI_API_KEY, GITHUB_TOKEN, PGPASSWORD,
 # CLIENT_SECRETS, AWS_ACCESS_KEY_ID; ``KEY`` only as a name part (not KEYRING_BACKEND).
 # (TOKENIZERS_PARALLELISM matches too: its values are too short to count.)
-_SECRET_NAME = re.compile(
-    r"(?i)API_?KEY|TOKEN|SECRET|PASSWORD|PASSWD|PASSPHRASE|CREDENTIAL|(?:^|_)KEY(?:_|$)"
+_SECRET_WORDS = (
+    "API_KEY",
+    "APIKEY",
+    "TOKEN",
+    "SECRET",
+    "PASSWORD",
+    "PASSWD",
+    "PASSPHRASE",
+    "CREDENTIAL",
 )
+
+
+def _is_secret_name(name: str) -> bool:
+    upper = name.upper()
+    return any(word in upper for word in _SECRET_WORDS) or "KEY" in upper.split("_")
+
+
+@functools.lru_cache(maxsize=8)
+def _secret_names(names: tuple[str, ...]) -> tuple[str, ...]:
+    """The credential names among an environment's (asked again for every test)."""
+    return tuple(sorted(name for name in names if _is_secret_name(name)))
+
+
 _SHORTEST_SECRET = 16
 """Shorter values could be ordinary words of a body; no key or token is this short."""
 
@@ -281,10 +301,10 @@ def live_secrets(environ: Mapping[str, str]) -> tuple[tuple[str, str], ...]:
     key's placeholder (replayed as the recorded key's placeholder).
     """
     found = [(KEY_VARIABLE, REPLAY_API_KEY)]
-    for name, value in sorted(environ.items()):
+    for name in _secret_names(tuple(environ)):
+        value = environ[name]
         if (
-            _SECRET_NAME.search(name)
-            and len(value) >= _SHORTEST_SECRET
+            len(value) >= _SHORTEST_SECRET
             and not any(char.isspace() for char in value)
             and value != REPLAY_API_KEY
         ):

@@ -94,13 +94,21 @@ def _check_depth(text: str) -> None:
     depth = 0
     parse: Any = yaml.parse  # pyright: ignore[reportUnknownMemberType, reportUnknownVariableType]
     events: Iterator[object] = parse(text, Loader=_LOADER)
-    for event in events:
-        if isinstance(event, yaml.CollectionStartEvent):
-            depth += 1
-            if depth > MAX_DOCUMENT_DEPTH:
-                raise TreeLimitError(f"nested deeper than {MAX_DOCUMENT_DEPTH} levels")
-        elif isinstance(event, yaml.CollectionEndEvent):
-            depth -= 1
+    too_deep = f"nested deeper than {MAX_DOCUMENT_DEPTH} levels"
+    try:
+        for event in events:
+            if isinstance(event, yaml.CollectionStartEvent):
+                depth += 1
+                if depth > MAX_DOCUMENT_DEPTH:
+                    raise TreeLimitError(too_deep)
+            elif isinstance(event, yaml.CollectionEndEvent):
+                depth -= 1
+    except yaml.MarkedYAMLError as error:
+        # Newer libyaml scans ahead and stops at its own limit (1000 levels) before
+        # the parser has given the events that reach ours: the same refusal.
+        if "maximum nesting depth" in (error.problem or ""):
+            raise TreeLimitError(too_deep) from None
+        raise
 
 
 def load_yaml(text: str) -> object:
