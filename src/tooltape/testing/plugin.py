@@ -245,7 +245,7 @@ def pytest_recording_configure(config: pytest.Config, vcr: Any) -> None:
     volatile = (*settings.volatile, *state.volatile)
     configure_vcr(
         recorder,
-        persister=RunPersister(state, extra_paths, settings.scrub),
+        persister=RunPersister(state, extra_paths, settings.scrub, live_secrets(os.environ)),
         body_matcher=_BodyUnlessImported(state, make_body_matcher(volatile, name="tooltape_body")),
         scrub=settings.scrub,
     )

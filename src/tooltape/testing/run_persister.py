@@ -20,7 +20,6 @@ from tooltape.testing.cassette import (
     dump_cassette,
     find_secrets,
     live_policy,
-    live_secrets,
     load_cassette,
     scrub_cassette,
     write_atomic,
@@ -45,13 +44,17 @@ class RunPersister:
     """
 
     def __init__(
-        self, state: CassetteRun, extra_paths: Sequence[str], scrub: ScrubSettings | None = None
+        self,
+        state: CassetteRun,
+        extra_paths: Sequence[str],
+        scrub: ScrubSettings | None = None,
+        known: tuple[tuple[str, str], ...] = (),
     ) -> None:
         self.state = state
         self.extra_paths = tuple(extra_paths)
         self.scrub = scrub
-        self.known = live_secrets(os.environ)
-        """The credentials the recording hooks, made with this persister, redact."""
+        self.known = known
+        """The credentials the recording hooks redact (``live_secrets`` when they were made)."""
 
     def load_cassette(self, cassette_path: str, serializer: object) -> tuple[list[Any], list[Any]]:
         del serializer
