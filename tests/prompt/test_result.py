@@ -225,3 +225,49 @@ class Opaque:
 )
 def test_render_of_dataclasses_is_the_json_of_their_fields(value: object, text: str) -> None:
     assert ToolResult.ok(value).render() == text
+
+
+@dataclass(frozen=True)
+class Plain:
+    name: str
+
+
+@dataclass(frozen=True)
+class Lending:
+    """``__getattr__`` answers for attributes an instance lacks, ``render`` among them."""
+
+    name: str
+
+    def __getattr__(self, attribute: str) -> Any:
+        if attribute == "render":
+            return lambda: f"lent {self.name}"
+        raise AttributeError(attribute)
+
+
+@dataclass(frozen=True)
+class RenderField:
+    render: Any
+    name: str = "n"
+
+
+def _with_own_render() -> Plain:
+    value = Plain("p")
+    object.__setattr__(value, "render", lambda: "own p")  # on the instance, not the class
+    return value
+
+
+@pytest.mark.parametrize(
+    ("value", "text"),
+    [
+        (_with_own_render(), "own p"),
+        (Lending("l"), "lent l"),
+        (RenderField(lambda: "from the field"), "from the field"),
+        (RenderField(None), '{"name":"n"}'),
+        (Plain("p"), '{"name":"p"}'),
+    ],
+    ids=["instance-render", "getattr-render", "render-field", "render-field-none", "plain"],
+)
+def test_a_render_the_class_does_not_declare_is_still_the_value_s_own(
+    value: object, text: str
+) -> None:
+    assert ToolResult.ok(value).render() == text

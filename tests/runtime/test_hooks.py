@@ -297,6 +297,32 @@ def test_a_hook_rewrites_arguments_and_the_handler_sees_the_rewrite(
     assert harness.published[0].params == AddParams(10)
 
 
+def test_the_event_records_the_params_last_validated_or_the_args_when_none_were(
+    make_harness: HarnessFactory,
+) -> None:
+    handler = AddOne()
+
+    def retry(ctx: ToolHookContext, args: Args, call_next: CallNext) -> ToolResult[Any]:
+        if ctx.tool_name == "blocked":
+            return ToolResult.error("Blocked; continue without it.")
+        first = call_next(args)
+        if ctx.tool_name == "twice" or not first.success:
+            return call_next({"x": 3})
+        return first
+
+    tools = (handler.tool(), handler.tool("blocked"), handler.tool("twice"))
+    harness = make_harness(*tools, prompt_hooks=[retry])
+    for name, arguments in [("add_one", 1), ("add_one", '"a"'), ("blocked", 2), ("twice", 4)]:
+        harness.executor.execute(ToolCall(name, f'{{"x": {arguments}}}'))
+    assert handler.seen == [AddParams(1), AddParams(3), AddParams(4), AddParams(3)]
+    assert [e.params for e in harness.published] == [
+        AddParams(1),
+        AddParams(3),
+        {"x": 2},
+        AddParams(3),
+    ]
+
+
 def test_a_hook_redacts_the_result_that_is_returned_and_recorded(
     make_harness: HarnessFactory,
 ) -> None:

@@ -34,14 +34,28 @@ def _without_none(data: object) -> object:
     return data
 
 
-_CLASSES: dict[type, tuple[bool, tuple[str, ...] | None, bool]] = {}
-"""Per class: whether it provides ``render``, a plain dataclass's field names,
-and whether an instance's ``__dict__`` can stand for those fields."""
+@dataclass(frozen=True, slots=True)
+class _ClassFacts:
+    """What rendering needs to know of a value's class, asked once per class."""
+
+    renders: bool
+    """The class provides ``render``."""
+    names: tuple[str, ...] | None
+    """A plain dataclass's field names (``None`` for anything else)."""
+    by_dict: bool
+    """An instance's ``__dict__`` can stand for those fields."""
+    plain: bool
+    """``by_dict``, and nothing can give an instance a ``render`` besides an
+    extra ``__dict__`` key (a ``__dict__`` holding exactly the fields has none)."""
 
 
-def _class_facts(cls: type) -> tuple[bool, tuple[str, ...] | None, bool]:
+_CLASSES: dict[type, _ClassFacts] = {}
+
+
+def _class_facts(cls: type) -> _ClassFacts:
     renders = issubclass(cls, ToolRenderableResult)
-    names = None
+    lends = hasattr(cls, "__getattr__")  # may answer for attributes an instance lacks
+    names: tuple[str, ...] | None = None
     by_dict = False
     # A pydantic dataclass has a serializer of its own (aliases, field
     # serializers): only a standard one is read field by field here.
@@ -52,7 +66,14 @@ def _class_facts(cls: type) -> tuple[bool, tuple[str, ...] | None, bool]:
         by_dict = cls.__getattribute__ is object.__getattribute__ and not any(
             _is_data_descriptor(getattr(cls, name, None)) for name in names
         )
-    facts = _CLASSES[cls] = (renders, names, by_dict)
+    plain = (
+        by_dict
+        and not renders
+        and names is not None
+        and "render" not in names
+        and not lends
+    )
+    facts = _CLASSES[cls] = _ClassFacts(renders, names, by_dict, plain)
     return facts
 
 
@@ -76,26 +97,31 @@ def render_value(value: object) -> str:
     # provides ``render`` (asked once per class), or the instance has a
     # ``render`` attribute that is not ``None``.
     cls = value.__class__
-    renders, names, by_dict = _CLASSES.get(cls) or _class_facts(cls)
-    if renders or getattr(value, "render", None) is not None:
-        own: object = cast("ToolRenderableResult", value).render()
-        if not isinstance(own, str):
-            raise TypeError(f"{cls.__name__}.render returned {type(own).__name__}, not str")
-        return own
-    if isinstance(value, str):
-        return value
+    facts = _CLASSES.get(cls) or _class_facts(cls)
     # pydantic writes a dataclass as the mapping of its fields; given that
     # mapping (its values untouched) it writes the same text in a third of the time.
-    encoded = value
-    if names is not None:
-        fields = getattr(value, "__dict__", None) if by_dict else None
-        if fields is not None and tuple(fields) == names:  # exactly the fields, in order
-            encoded = fields
-        else:
-            try:
-                encoded = {name: getattr(value, name) for name in names}
-            except AttributeError:  # a field never set: pydantic says what it makes of it
-                encoded = value
+    encoded: object = value
+    fields = value.__dict__ if facts.plain else None
+    if fields is not None and tuple(fields) == facts.names:  # exactly the fields, in order
+        encoded = fields  # the usual tool value: nothing else to ask of it
+    else:
+        if facts.renders or getattr(value, "render", None) is not None:
+            own: object = cast("ToolRenderableResult", value).render()
+            if not isinstance(own, str):
+                raise TypeError(f"{cls.__name__}.render returned {type(own).__name__}, not str")
+            return own
+        if isinstance(value, str):
+            return value
+        names = facts.names
+        if names is not None:
+            fields = getattr(value, "__dict__", None) if facts.by_dict else None
+            if fields is not None and tuple(fields) == names:
+                encoded = fields
+            else:
+                try:
+                    encoded = {name: getattr(value, name) for name in names}
+                except AttributeError:  # a field never set: pydantic says what it makes of it
+                    encoded = value
     try:
         text = to_json(encoded, fallback=repr).decode()
     except UNENCODABLE:

@@ -6,8 +6,6 @@ import logging
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from functools import partial
-from time import time as _time
 from typing import Any, cast
 
 from pydantic_core import ValidationError, from_json
@@ -38,7 +36,7 @@ from tooltape.runtime.hooks import (
 )
 
 logger = logging.getLogger("tooltape.executor")
-_from_timestamp = datetime.fromtimestamp
+_now = datetime.now  # bound once: a global's attribute lookup less per event
 
 _AFTER_FAILURE = "Retry with different arguments, or continue without this tool."
 
@@ -104,7 +102,7 @@ _CONTEXT_FIELDS = frozenset({"prompt", "rendered", "adapter", "session", "bus", 
 """The executor's attributes a ``ToolContext`` is built from."""
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class _Bound:
     """What every call of one tool reads of it, read once (its properties are computed)."""
 
@@ -112,10 +110,75 @@ class _Bound:
     source: ToolSource
     server_name: str | None
     handler: ToolHandler[Any, Any] | None
+    schema: ParamsSchema[Any] | None = None
+    """Found on the first call that validates (a broken one fails that call only)."""
 
 
 def _bind(tool: Tool[Any, Any]) -> _Bound:
     return _Bound(tool, tool.source, tool.server_name, tool.handler)
+
+
+_UNVALIDATED = object()
+_new = object.__new__
+
+
+class _HandlerStep:
+    """One call's innermost step (its hooks' ``original_tool_func`` is ``run``).
+
+    It keeps the params it last validated, for the call's ``ToolInvoked``:
+    hooks may call the step more than once, or not at all.
+    """
+
+    __slots__ = ("bound", "context", "params")
+
+    bound: _Bound
+    context: _ContextArgs
+    params: object
+
+    def run(self, args: ToolArgs) -> ToolResult[Any]:
+        """Validate ``args`` and call the tool's handler with them."""
+        bound, context = self.bound, self.context
+        name = bound.tool.name
+        deadline = context[-1]
+        if deadline is not None and datetime.now(UTC) >= deadline:
+            return ToolResult.error(
+                f"Tool {name!r} was not run: the evaluation deadline "
+                f"{deadline.isoformat()} has passed; finish without calling more tools."
+            )
+        handler = bound.handler
+        if handler is None:
+            return ToolResult.error(
+                f"Tool {name!r} has no local handler (it is executed by the provider); "
+                "do not call it as a function."
+            )
+        schema = bound.schema
+        if schema is None:
+            schema = bound.schema = bound.tool.schema
+        try:
+            if type(schema) is ParamsSchema:
+                # The validator itself: ``validate`` is this plus a frame and a copy.
+                data = args if type(args) is dict else dict(args)
+                params = schema.validator.validate_python(data)
+            else:  # a schema of its own (an MCP tool's JSON Schema) validates its own way
+                params = schema.validate(args)
+        except ValidationError as exc:
+            problem = schema.mismatch(exc)
+            return ToolResult.error(f"Tool {name!r}: {problem} Fix the arguments and retry.")
+        except ArgumentsError as exc:
+            return ToolResult.error(f"Tool {name!r}: {exc} Fix the arguments and retry.")
+        self.params = params
+        # A new ToolContext for each handler call, never one shared between calls.
+        try:
+            outcome: object = handler(params, context=_tool_context(*context))
+        except Exception as exc:
+            logger.warning("Tool %r handler raised", name, exc_info=True)
+            return _failed(name, exc)
+        if not isinstance(outcome, ToolResult):
+            return ToolResult.error(
+                f"Tool {name!r} handler returned {type(outcome).__name__}; "
+                f"a handler must return a ToolResult. {_AFTER_FAILURE}"
+            )
+        return outcome
 
 
 class ToolExecutor:
@@ -156,7 +219,6 @@ class ToolExecutor:
         self.deadline = deadline
         self._tools = {tool.name: tool for tool in rendered.tools}
         self._bound: dict[str, _Bound] = {}
-        self._schemas: dict[str, ParamsSchema[Any]] = {}
         self.invocations: list[ToolInvoked] = []
 
     def __setattr__(self, name: str, value: object) -> None:
@@ -208,17 +270,20 @@ class ToolExecutor:
             except ArgumentsError as exc:
                 result = ToolResult.error(f"Tool {call.name!r}: {exc}")
             else:
-                # The params the handler last validated, if it got that far.
-                captured: list[object] = []
+                # Built by hand (no ``__init__`` frame): one is made for every call.
+                step: _HandlerStep = _new(_HandlerStep)
+                step.bound = bound
+                step.context = self._context_args or self._context_fields()
+                step.params = _UNVALIDATED
                 chain = self._chain
                 try:
                     if chain is None:  # no hooks: nothing to give a ToolHookContext to
-                        result = self._run_handler(bound, captured, args)
+                        result = step.run(args)
                     else:
                         ctx = _hook_context(
                             call.name,
                             source,
-                            partial(self._run_handler, bound, captured),
+                            step.run,
                             self.prompt.name,
                             bound.server_name,
                             call.call_id,
@@ -230,7 +295,7 @@ class ToolExecutor:
                     where = "in a hook" if chain is not None else "outside its handler"
                     logger.warning("Tool %r failed %s", call.name, where, exc_info=True)
                     result = _failed(call.name, exc)
-                params = captured[-1] if captured else args
+                params = args if step.params is _UNVALIDATED else step.params
         return self._publish(call.name, params, result, call.call_id, source or "function", kind)
 
     def record_provider_call(
@@ -301,51 +366,6 @@ class ToolExecutor:
             logger.warning("Tool %r failed in a hook", ctx.tool_name, exc_info=True)
             return _failed(ctx.tool_name, exc)
 
-    def _run_handler(
-        self, bound: _Bound, captured: list[object], args: ToolArgs
-    ) -> ToolResult[Any]:
-        name = bound.tool.name
-        if self.deadline is not None and datetime.now(UTC) >= self.deadline:
-            return ToolResult.error(
-                f"Tool {name!r} was not run: the evaluation deadline "
-                f"{self.deadline.isoformat()} has passed; finish without calling more tools."
-            )
-        handler = bound.handler
-        if handler is None:
-            return ToolResult.error(
-                f"Tool {name!r} has no local handler (it is executed by the provider); "
-                "do not call it as a function."
-            )
-        schema = self._schemas.get(name)
-        if schema is None:
-            schema = self._schemas[name] = bound.tool.schema
-        try:
-            if type(schema) is ParamsSchema:
-                # The validator itself: ``validate`` is this plus a frame and a copy.
-                data = args if type(args) is dict else dict(args)
-                params = schema.validator.validate_python(data)
-            else:  # a schema of its own (an MCP tool's JSON Schema) validates its own way
-                params = schema.validate(args)
-        except ValidationError as exc:
-            problem = schema.mismatch(exc)
-            return ToolResult.error(f"Tool {name!r}: {problem} Fix the arguments and retry.")
-        except ArgumentsError as exc:
-            return ToolResult.error(f"Tool {name!r}: {exc} Fix the arguments and retry.")
-        captured.append(params)
-        # A new ToolContext for each handler call, never one shared between calls.
-        context = _tool_context(*(self._context_args or self._context_fields()))
-        try:
-            outcome: object = handler(params, context=context)
-        except Exception as exc:
-            logger.warning("Tool %r handler raised", name, exc_info=True)
-            return _failed(name, exc)
-        if not isinstance(outcome, ToolResult):
-            return ToolResult.error(
-                f"Tool {name!r} handler returned {type(outcome).__name__}; "
-                f"a handler must return a ToolResult. {_AFTER_FAILURE}"
-            )
-        return outcome
-
     def _publish(
         self,
         name: str,
@@ -382,7 +402,7 @@ class ToolExecutor:
             source,
             self.provider,
             kind,
-            _from_timestamp(_time(), UTC),  # datetime.now(UTC) in two thirds of its time
+            _now(UTC),
             approval,
         )
         self.invocations.append(event)
