@@ -5,8 +5,13 @@ Every value below is synthetic.
 
 from __future__ import annotations
 
+import base64
+import contextlib
+from collections.abc import Callable
 from dataclasses import replace
 from urllib.parse import quote, quote_plus
+
+import pytest
 
 from tooltape.testing.cassette import (
     KEY_PLACEHOLDER,
@@ -66,6 +71,32 @@ def test_a_value_is_found_as_a_url_or_a_form_spells_it() -> None:
         assert scrub_text(f"key={spelled}&x=1", policy) == f"key={KEY_PLACEHOLDER}&x=1", spelled
 
 
+def _base64_decodings(text: str) -> list[bytes]:
+    """What ``text`` decodes to from each starting character, in either base64 alphabet."""
+    decoded: list[bytes] = []
+    for start in range(4):
+        for alphabet in (None, b"-_"):
+            with contextlib.suppress(ValueError):
+                decoded.append(base64.b64decode(text[start:] + "===", altchars=alphabet))
+    return decoded
+
+
+@pytest.mark.parametrize("before", [b"\xff", b"\xff\xfe", b"\xff\xfe\x00", b"\x89PNG\r\n"])
+@pytest.mark.parametrize("encode", [base64.b64encode, base64.urlsafe_b64encode])
+def test_a_value_inside_base64_of_binary_data_is_found_wherever_it_starts(
+    before: bytes, encode: Callable[[bytes], bytes]
+) -> None:
+    token = "svc_" + "Zq8" * 8  # binary around it: no text to decode and search
+    policy = scrub_policy(None, live_secrets({"SERVICE_TOKEN": token}))
+    blob = encode(before + token.encode() + b"\xff\x00").decode()
+    assert any(token.encode() in data for data in _base64_decodings(blob))
+    scrubbed = scrub_text(f'{{"blob": "{blob}"}}', policy)
+    assert "REDACTED" in scrubbed
+    assert not any(token.encode() in data for data in _base64_decodings(scrubbed[10:-2]))
+    cassette = _cassette_with_body({"blob": blob})
+    assert [f.kind for f in find_secrets(cassette, policy)] == ["the value of $SERVICE_TOKEN"]
+
+
 def test_the_openai_key_becomes_the_key_placeholder_and_others_redacted() -> None:
     token = "prx." + "TkN" * 8
     policy = scrub_policy(None, live_secrets({"OPENAI_API_KEY": HEX_KEY, "PROXY_TOKEN": token}))
@@ -88,11 +119,18 @@ def test_a_value_holding_another_is_replaced_whole() -> None:
     assert scrub_text(f"[{outer}] [{inner}]", policy) == "[REDACTED] [REDACTED]"
 
 
-def test_the_scanner_finds_a_live_value_left_in_a_cassette() -> None:
+def _cassette_with(response: RecordedResponse) -> Cassette:
     request = RecordedRequest("POST", "https://api.example.test/v1/responses", {}, JsonBody({}))
-    response = RecordedResponse(200, "OK", {}, JsonBody({"echo": f"key {HEX_KEY}"}))
     header = CassetteHeader("0.1.0", "synthetic", "synthetic: live secrets")
-    cassette = Cassette(header, (Interaction(request, response),))
+    return Cassette(header, (Interaction(request, response),))
+
+
+def _cassette_with_body(body: dict[str, object]) -> Cassette:
+    return _cassette_with(RecordedResponse(200, "OK", {}, JsonBody(body)))
+
+
+def test_the_scanner_finds_a_live_value_left_in_a_cassette() -> None:
+    cassette = _cassette_with_body({"echo": f"key {HEX_KEY}"})
     policy = scrub_policy(None, live_secrets({"OPENAI_API_KEY": HEX_KEY}))
     [finding] = find_secrets(cassette, policy)
     assert "the value of $OPENAI_API_KEY" in str(finding)
@@ -101,10 +139,8 @@ def test_the_scanner_finds_a_live_value_left_in_a_cassette() -> None:
 
 
 def test_a_reason_phrase_is_scrubbed_and_scanned() -> None:
-    request = RecordedRequest("POST", "https://api.example.test/v1/responses", {}, JsonBody({}))
     response = RecordedResponse(401, f"Bad key {HEX_KEY}", {}, JsonBody({}))
-    header = CassetteHeader("0.1.0", "synthetic", "synthetic: live secrets")
-    cassette = Cassette(header, (Interaction(request, response),))
+    cassette = _cassette_with(response)
     policy = scrub_policy(None, live_secrets({"OPENAI_API_KEY": HEX_KEY}))
     [finding] = find_secrets(cassette, policy)
     assert finding.location == "/interactions/0/response/reason"

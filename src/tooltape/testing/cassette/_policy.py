@@ -9,6 +9,7 @@ key shapes in ``[tool.tooltape.scrub]``.
 
 from __future__ import annotations
 
+import base64
 import functools
 import os
 import re
@@ -317,8 +318,36 @@ def _spellings(value: str) -> set[str]:
     return {value, quote(value, safe=""), quote(value), quote_plus(value)}
 
 
+def _base64_spellings(value: str) -> set[str]:
+    """What every base64 text holding ``value`` holds, wherever ``value`` starts in it.
+
+    Base64 writes 3 bytes as 4 characters, so the text depends on where the
+    value falls among those groups (3 ways) and, at both ends, on its
+    neighbours: for each way, only the characters made of the value's bytes
+    alone (standard and URL-safe alphabets). ``user:key`` of a Basic
+    credential, a key in an encoded JSON document: found all the same.
+    """
+    data = value.encode()
+    spellings: set[str] = set()
+    for offset in range(3):
+        encoded = base64.b64encode(bytes(offset) + data).decode()
+        first = -(-8 * offset // 6)  # the first character without a neighbour's bits
+        last = 8 * (offset + len(data)) // 6  # the first with the next byte's bits (or padding)
+        core = encoded[first:last]
+        spellings |= {core, core.translate(_URL_SAFE)}
+    return spellings
+
+
+_URL_SAFE = str.maketrans("+/", "-_")
+
+
 def _value_rules(secrets: tuple[tuple[str, str], ...]) -> tuple[SecretRule, ...]:
-    spelled = [(name, spelling) for name, value in secrets for spelling in _spellings(value)]
+    spelled: list[tuple[str, str]] = []
+    for name, value in secrets:
+        spellings = _spellings(value)
+        if value != REPLAY_API_KEY:  # the placeholder is swapped where sent, never encoded
+            spellings |= _base64_spellings(value)
+        spelled.extend((name, spelling) for spelling in spellings)
     # A longer value first: one that holds another is replaced whole.
     spelled.sort(key=lambda secret: (-len(secret[1]), secret))
     return tuple(
