@@ -14,8 +14,10 @@ from collections.abc import Callable, Sequence
 from importlib import metadata
 
 from tooltape.cli import check, importing, inspecting, lint, specs
-from tooltape.cli.errors import EXIT_USAGE, CliError
+from tooltape.cli.errors import EXIT_USAGE, CliError, UsageError
+from tooltape.cli.folders import project_settings
 from tooltape.cli.terminal import Console
+from tooltape.testing.cassette import live_secrets, redaction
 
 __all__ = ["main"]
 
@@ -67,7 +69,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         args = parser.parse_args(argv)
     except SystemExit as exc:  # argparse exits on --help (0) and on usage errors (2)
         return exc.code if isinstance(exc.code, int) else EXIT_USAGE
-    console = Console.from_std()
+    console = Console.from_std(redact=_credentials_hidden())
     if args.command is None:
         parser.print_help(console.err)
         return EXIT_USAGE
@@ -83,6 +85,16 @@ def main(argv: Sequence[str] | None = None) -> int:
         _silence_stdout()
         return 141  # the reader (`head`, a pager) left: stop quietly, as 128 + SIGPIPE
     return status
+
+
+def _credentials_hidden() -> Callable[[str], str]:
+    """What hides credentials in everything a command prints: the key shapes tooltape
+    knows, the project's own patterns, and the live values in the environment."""
+    try:
+        scrub = project_settings().scrub
+    except UsageError:  # the command itself reports what is wrong with the settings
+        scrub = None
+    return redaction(scrub, live_secrets(os.environ))
 
 
 def _silence_stdout() -> None:

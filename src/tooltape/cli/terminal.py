@@ -94,29 +94,39 @@ def align(rows: Sequence[Sequence[Cell]], style: Style, *, indent: str = "") -> 
     return lines
 
 
+def _unchanged(text: str) -> str:
+    return text
+
+
 @dataclass(frozen=True, slots=True)
 class Console:
-    """Where a command writes: ``out`` for results, ``err`` for errors and progress."""
+    """Where a command writes: ``out`` for results, ``err`` for errors and progress.
+
+    Every line and error message goes through ``redact`` first (the command
+    line gives one that hides credentials: a cassette edited by hand may hold
+    one, and ``inspect`` would print it).
+    """
 
     out: TextIO
     err: TextIO
     style: Style
     err_style: Style
+    redact: Callable[[str], str] = _unchanged
 
     @classmethod
-    def from_std(cls) -> Console:
+    def from_std(cls, redact: Callable[[str], str] = _unchanged) -> Console:
         """The process's current stdout and stderr (read at call time, so tests can swap them)."""
         out, err = sys.stdout, sys.stderr
-        return cls(out, err, Style(wants_colour(out)), Style(wants_colour(err)))
+        return cls(out, err, Style(wants_colour(out)), Style(wants_colour(err)), redact)
 
     def print(self, line: str = "") -> None:
         """Write one line to ``out``."""
-        self.out.write(line + "\n")
+        self.out.write(self.redact(line) + "\n")
 
     def error(self, command: str, message: str) -> None:
         """Write ``tooltape <command>: error: <message>`` to ``err``."""
         label = self.err_style.paint("error", "red")
-        self.err.write(f"tooltape {command}: {label}: {message}\n")
+        self.err.write(f"tooltape {command}: {label}: {self.redact(message)}\n")
 
 
 def display_path(path: Path) -> str:

@@ -44,7 +44,7 @@ from typing import TYPE_CHECKING, Any, cast
 import openai
 import pytest
 
-from tooltape.testing.cassette import live_secrets, scrub_policy
+from tooltape.testing.cassette import live_secrets, redaction
 from tooltape.testing.cassette_options import (
     VcrOptionError,
     asks_for_body,
@@ -295,9 +295,7 @@ def pytest_runtest_makereport(
             report.longrepr = _explained(item, state, call.excinfo.value) or report.longrepr
     if report.longrepr is not None or report.sections or hasattr(report, "wasxfail"):
         secrets = tuple(dict.fromkeys((*state.secrets, *live_secrets(os.environ))))
-        # The placeholder is no secret: its pieces ("tooltape") are ordinary words.
-        pieces = tuple(value for _, value in secrets if value != REPLAY_API_KEY)
-        scrub_report(report, scrub_policy(project_settings(item.config).scrub, secrets), pieces)
+        scrub_report(report, redaction(project_settings(item.config).scrub, secrets))
     return report
 
 

@@ -5,8 +5,8 @@ the SDK puts that message in the exception a test fails with; a test may
 print or log a token, or skip with the error's text. The report pytest shows
 (and writes to JUnit XML) is the one place all of these pass through, so it
 is scrubbed with the same policy as the cassette, live credentials included.
-pytest also shortens long values (``'9f3a7c21e4b0...c2e3b4d5f6071'``): what
-is left of a live credential there is redacted too.
+pytest also shortens long values: what is left of a live credential there
+is redacted too (see ``Redaction``).
 """
 
 from __future__ import annotations
@@ -17,34 +17,7 @@ from typing import cast
 
 import pytest
 
-from tooltape.testing.cassette import REDACTED, ScrubPolicy
-from tooltape.testing.cassette._scrub import scrub_text
-
 __all__ = ["scrub_report"]
-
-_SHORTEST_PIECE = 8
-"""A run this long of a credential's characters, in order, is a piece of it."""
-
-
-def _without_pieces(text: str, secrets: tuple[str, ...]) -> str:
-    """``text`` with every run of at least ``_SHORTEST_PIECE`` characters of a secret redacted."""
-    for secret in secrets:
-        start = 0
-        while start + _SHORTEST_PIECE <= len(secret):
-            piece = secret[start : start + _SHORTEST_PIECE]
-            at = text.find(piece)
-            if at < 0:
-                start += 1
-                continue
-            # Grow the match both ways while text and secret agree.
-            left, right = at, at + _SHORTEST_PIECE
-            first, last = start, start + _SHORTEST_PIECE
-            while left > 0 and first > 0 and text[left - 1] == secret[first - 1]:
-                left, first = left - 1, first - 1
-            while right < len(text) and last < len(secret) and text[right] == secret[last]:
-                right, last = right + 1, last + 1
-            text = text[:left] + REDACTED + text[right:]
-    return text
 
 
 def _walk(value: object, scrub: Callable[[str], str]) -> object:
@@ -63,19 +36,13 @@ def _walk(value: object, scrub: Callable[[str], str]) -> object:
     return value
 
 
-def scrub_report(
-    report: pytest.TestReport, policy: ScrubPolicy, secrets: tuple[str, ...] = ()
-) -> None:
+def scrub_report(report: pytest.TestReport, scrub: Callable[[str], str]) -> None:
     """Redact ``report``'s failure or skip text, xfail reason and captured sections in place.
 
-    ``secrets`` are the live credentials whose pieces are redacted as well.
-    pytest's own rendering (colours, the crash line of the summary) is kept;
-    a failure text of a kind not known here is shown as plain text.
+    ``scrub`` is the project's ``Redaction``. pytest's own rendering (colours,
+    the crash line of the summary) is kept; a failure text of a kind not
+    known here is shown as plain text.
     """
-
-    def scrub(text: str) -> str:
-        return _without_pieces(scrub_text(text, policy), secrets)
-
     longrepr = report.longrepr
     if longrepr is not None:
         text = str(longrepr)

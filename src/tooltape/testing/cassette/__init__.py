@@ -57,6 +57,7 @@ from tooltape.testing.cassette._policy import (
     live_secrets,
     scrub_policy,
 )
+from tooltape.testing.cassette._redaction import Redaction, redaction
 from tooltape.testing.cassette._scan import find_secrets
 from tooltape.testing.cassette._scrub import (
     drop_credential_headers,
@@ -65,6 +66,7 @@ from tooltape.testing.cassette._scrub import (
     scrub_interaction,
     scrub_request,
     scrub_response,
+    scrub_text,
     scrub_tree,
 )
 from tooltape.testing.cassette._sse import parse_sse
@@ -98,6 +100,7 @@ __all__ = [
     "JsonBody",
     "RecordedRequest",
     "RecordedResponse",
+    "Redaction",
     "ScrubPolicy",
     "SecretFinding",
     "SseBody",
@@ -115,6 +118,7 @@ __all__ = [
     "load_cassette",
     "parse_cassette",
     "parse_sse",
+    "redaction",
     "request_from_vcr",
     "request_to_vcr",
     "response_from_vcr",
@@ -128,6 +132,7 @@ __all__ = [
     "scrub_policy",
     "scrub_request",
     "scrub_response",
+    "scrub_text",
     "scrub_tree",
     "stray_temp_files",
     "tooltape_version",
