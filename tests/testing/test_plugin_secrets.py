@@ -307,6 +307,41 @@ def test_a_live_key_of_no_known_shape_never_reaches_a_cassette_and_replays_witho
     pytester.runpytest_subprocess("-p", "no:cacheprovider").assert_outcomes(passed=1)
 
 
+NAMED_MODULE = """
+import os
+
+import openai
+import pytest
+
+
+@pytest.mark.vcr
+@pytest.mark.parametrize("token", [os.environ["PROXY_TOKEN"], "plain"])
+def test_named(token):
+    openai.OpenAI(max_retries=0).responses.create(model="gpt-5", input="hi")
+"""
+
+
+def test_a_cassette_a_credential_would_name_is_refused_without_showing_it(
+    pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A parameter's id names the cassette file: one that is a live token is refused
+    (a file name is not scrubbed, and a folder listing or a commit would show it)."""
+    pytester.makepyfile(test_named=NAMED_MODULE)
+    monkeypatch.setenv("PROXY_TOKEN", PROXY_TOKEN)
+    reply = {"id": "resp_1", "object": "response", "status": "completed", "output": []}
+    with LoopbackProvider([LoopbackReply.json(reply)] * 2) as server:
+        monkeypatch.setenv("OPENAI_BASE_URL", server.base_url)
+        monkeypatch.setenv("OPENAI_API_KEY", LIVE_KEY)
+        result = pytester.runpytest_subprocess("--record-mode=once", "-p", "no:cacheprovider")
+    result.assert_outcomes(passed=1, failed=1)
+    names = [path.name for path in pytester.path.rglob("*.json")]
+    assert names == ["test_named[plain].json"]
+    output = result.stdout.str()
+    assert "its name holds a credential" in output and "pytest.param(value, id=" in output
+    assert "test_named[REDACTED].json" in output
+    assert PROXY_TOKEN not in output.replace(f"test_named[{PROXY_TOKEN}]", "")
+
+
 REFUSED_MODULE = """
 import logging
 import os

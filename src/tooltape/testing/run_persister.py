@@ -22,9 +22,9 @@ from tooltape.testing.cassette import (
     live_policy,
     load_cassette,
     scrub_cassette,
+    scrub_text,
     write_atomic,
 )
-from tooltape.testing.cassette._scrub import scrub_text
 from tooltape.testing.cassette_run import CassetteRun
 from tooltape.testing.settings import ScrubSettings
 from tooltape.testing.vcr import TooltapeSerializer
@@ -98,6 +98,16 @@ class RunPersister:
             where = "a loopback server" if loopback else "the live API"
             provenance = f"recorded by {state.nodeid} against {where}"
         policy = live_policy(self.scrub, state.secrets)
+        shown_path = scrub_text(cassette_path, policy)
+        if shown_path != cassette_path:
+            state.save_error = CassetteError(
+                shown_path,
+                "not written: its name holds a credential (from the test's name or a "
+                "parameter's id)",
+                hint="give the parameter an id that names no secret "
+                '(`pytest.param(value, id="...")` or `ids=[...]` of parametrize), then record',
+            )
+            return
         # The recording hooks scrubbed with the credentials known when the cassette
         # opened; ones the test's own fixtures set meanwhile are scrubbed here.
         late = any(secret not in self.known for secret in state.secrets)
