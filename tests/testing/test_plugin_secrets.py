@@ -198,31 +198,29 @@ def test_keyed():
 """
 
 
-def test_a_refused_cassette_names_where_never_what_even_with_showlocals(
+def test_a_key_in_a_json_key_or_a_header_name_is_renamed_and_the_cassette_written(
     pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    # Scrubbing never renames keys, so a key used as a dict key reaches the write gate.
+    """A hostile server can echo a key anywhere, names included; the write gate
+    (what a save hook adds after scrubbing is refused) has its own test."""
     key_as_key = "sk-proj-" + "KeYaSaKeYcAnArY000042" * 2
     pytester.makepyfile(test_gate=GATE_MODULE)
     reply = {
         "id": "resp_1",
         "object": "response",
         "status": "completed",
-        "metadata": {key_as_key: "1"},
+        "metadata": {key_as_key: "1", "kept": "2"},
     }
-    result, _ = _record(pytester, monkeypatch, [LoopbackReply.json(reply)])
-    result.assert_outcomes(passed=1, errors=1)
+    headers = {f"x-seen.{key_as_key}": "1"}  # a key's shape starts after no name character
+    result, _ = _record(pytester, monkeypatch, [LoopbackReply.json(reply, headers=headers)])
+    result.assert_outcomes(passed=1)
     output = result.stdout.str() + result.stderr.str()
-    assert key_as_key not in output
-    assert "not written, it would hold 1 secret(s)" in output
-    assert "cassettes/test_gate/test_keyed.json" in output or "test_keyed.json" in output
-    assert (
-        "/interactions/0/response/body/json/metadata/<masked>: OpenAI-style key in a key" in output
-    )
-    assert "Traceback" not in output
-    written = [path for path in pytester.path.rglob("*.json")]
-    assert written == []
-    assert not list(pytester.path.rglob("*.tmp"))
+    [cassette] = pytester.path.rglob("test_keyed.json")
+    text = cassette.read_text(encoding="utf-8")
+    assert "keyasakey" not in output.lower() and "keyasakey" not in text.lower()
+    response = json.loads(text)["interactions"][0]["response"]
+    assert response["body"]["json"]["metadata"] == {"sk-REDACTED": "1", "kept": "2"}
+    assert response["headers"]["x-seen.sk-redacted"] == ["REDACTED"]  # not a safe header
 
 
 def test_a_cassette_that_cannot_be_written_names_the_file(
@@ -281,8 +279,10 @@ def test_a_live_key_of_no_known_shape_never_reaches_a_cassette_and_replays_witho
         "model": "gpt-5",
         "output": [],
         "instructions": echoed,
+        "metadata": {f"seen-{LIVE_KEY}": "yes"},  # in a key: renamed
     }
-    with LoopbackProvider([LoopbackReply.json(reply)]) as server:
+    headers = {f"x-echo-{PROXY_TOKEN}": "1"}  # in a header's name: renamed
+    with LoopbackProvider([LoopbackReply.json(reply, headers=headers)]) as server:
         monkeypatch.setenv("OPENAI_BASE_URL", server.base_url)
         monkeypatch.setenv("OPENAI_API_KEY", LIVE_KEY)
         result = pytester.runpytest_subprocess("--record-mode=once", "-p", "no:cacheprovider")
@@ -297,6 +297,8 @@ def test_a_live_key_of_no_known_shape_never_reaches_a_cassette_and_replays_witho
     assert body["response"]["body"]["json"]["instructions"] == (
         "Invalid API key: sk-REDACTED; proxy token REDACTED accepted"
     )
+    assert body["response"]["body"]["json"]["metadata"] == {"seen-sk-REDACTED": "yes"}
+    assert "x-echo-redacted" in body["response"]["headers"]  # names are kept lowercase
     output = result.stdout.str() + result.stderr.str()
     assert LIVE_KEY not in output and PROXY_TOKEN not in output
 
@@ -333,7 +335,7 @@ def test_a_cassette_a_credential_would_name_is_refused_without_showing_it(
         monkeypatch.setenv("OPENAI_BASE_URL", server.base_url)
         monkeypatch.setenv("OPENAI_API_KEY", LIVE_KEY)
         result = pytester.runpytest_subprocess("--record-mode=once", "-p", "no:cacheprovider")
-    result.assert_outcomes(passed=1, failed=1)
+    result.assert_outcomes(passed=2, errors=1)  # refused when the cassette is saved
     names = [path.name for path in pytester.path.rglob("*.json")]
     assert names == ["test_named[plain].json"]
     output = result.stdout.str()

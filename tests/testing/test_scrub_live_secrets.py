@@ -154,3 +154,26 @@ def test_a_reason_phrase_is_scrubbed_and_scanned() -> None:
     }
     hooked = ScrubHooks(policy).before_record_response(vcr_response)
     assert hooked["status"]["message"] == f"Bad key {KEY_PLACEHOLDER}"
+
+
+def test_a_name_holding_a_live_value_in_any_case_is_renamed_and_scanned() -> None:
+    token = "prx." + "TkN" * 8
+    policy = scrub_policy(None, live_secrets({"PROXY_TOKEN": token}))
+    headers = {f"x-echo-{token.lower()}": ("1",), "content-type": ("application/json",)}
+    response = RecordedResponse(200, "OK", headers, JsonBody({f"seen {token.upper()}": 1}))
+    scrubbed = scrub_response(response, policy)
+    assert dict(scrubbed.headers) == {
+        "x-echo-REDACTED": ("REDACTED",),
+        "content-type": ("application/json",),
+    }
+    assert scrubbed.body == JsonBody({"seen REDACTED": 1})
+    found = find_secrets(_cassette_with(response), policy)
+    assert [(f.location, f.kind) for f in found] == [
+        ("/interactions/0/response/headers/x-echo-<masked>", "the value of $PROXY_TOKEN in a name"),
+        (
+            "/interactions/0/response/headers/x-echo-<masked>/0",
+            "header outside the safe set, not redacted",
+        ),
+        ("/interactions/0/response/body/json/seen <masked>", "the value of $PROXY_TOKEN in a key"),
+    ]
+    assert find_secrets(_cassette_with(scrubbed), policy) == []

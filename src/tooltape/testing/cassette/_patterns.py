@@ -150,9 +150,10 @@ def project_rule(pattern: str, index: int) -> SecretRule:
 
 def value_rule(kind: str, value: str, replacement: str = REDACTED) -> SecretRule:
     """A rule for one secret known by its value (a live key read from the environment),
-    whatever its shape: found wherever the value itself is."""
-    compiled = re.compile(re.escape(value))
-    return SecretRule(kind, compiled, replacement, (value,), loose=compiled)
+    whatever its shape: found wherever the value itself is, in any case (a header's
+    name arrives lowercased)."""
+    compiled = re.compile(re.escape(value), re.IGNORECASE)
+    return SecretRule(kind, compiled, replacement, (value.lower(),), True, compiled)
 
 
 _NOT_AFTER_TOKEN = r"(?<![A-Za-z0-9_-])"

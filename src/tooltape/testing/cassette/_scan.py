@@ -149,6 +149,8 @@ def _scan_text_body(text: str, location: str, policy: ScrubPolicy) -> Iterator[S
 def _scan_headers(headers: Headers, location: str, policy: ScrubPolicy) -> Iterator[SecretFinding]:
     for name, values in headers.items():
         at = _step(location, name, policy)
+        for span in find_spans(name, policy):
+            yield SecretFinding(at, mask(name[span.start : span.end]), f"{span.kind} in a name")
         safe = policy.is_safe_header(name)
         url = name.lower() in URL_HEADERS
         for index, value in enumerate(values):

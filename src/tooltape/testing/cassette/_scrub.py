@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import replace
 from typing import cast
 
@@ -142,6 +142,7 @@ def scrub_headers(headers: Headers, policy: ScrubPolicy = DEFAULT_POLICY) -> Hea
         value for name, values in headers.items() if policy.is_safe_header(name) for value in values
     )
     plain = not holds_secret(kept, policy)
+    renamed = _renamed(headers, policy)
     for name, values in headers.items():
         if name.lower() in URL_HEADERS:  # kept as the URL they are, so a redirect replays
             new = tuple(scrub_uri(value, policy) for value in values)
@@ -152,8 +153,21 @@ def scrub_headers(headers: Headers, policy: ScrubPolicy = DEFAULT_POLICY) -> Hea
         else:
             new = tuple(scrub_text(value, policy) for value in values)
         changed = changed or new != values
-        result[name] = new
-    return result if changed else headers
+        name = renamed.get(name, name)
+        result[name] = result.get(name, ()) + new
+    return result if changed or renamed else headers
+
+
+def _renamed(names: Iterable[str], policy: ScrubPolicy) -> dict[str, str]:
+    """Each name (a header's, a JSON key) holding a secret, and what it becomes.
+
+    A hostile server can put anything in a name, an echoed key too. One
+    search over all the names first: they almost never hold one.
+    """
+    names = tuple(names)
+    if not names or not holds_secret("\n".join(names), policy):
+        return {}
+    return {name: new for name in names if (new := scrub_text(name, policy)) != name}
 
 
 def _redacted(value: str) -> str:
@@ -224,6 +238,9 @@ def _scrub_dict(tree: dict[str, object], policy: ScrubPolicy) -> dict[str, objec
                 result = dict(tree)
             result[key] = new
     scrubbed = tree if result is None else result
+    renamed = _renamed(scrubbed, policy)
+    if renamed:
+        scrubbed = {renamed.get(key, key): value for key, value in scrubbed.items()}
     if scrubbed.get("type") == "mcp":
         scrubbed = _scrub_mcp_tool(scrubbed)
     elif "domain_secrets" in scrubbed:
