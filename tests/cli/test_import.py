@@ -207,6 +207,70 @@ def test_the_environments_live_key_is_redacted_by_value_whatever_its_shape(
     assert interaction.response.body.to_bytes() == b"Invalid API key: sk-REDACTED"
 
 
+_PLAIN_SOURCE = (
+    "interactions:\n"
+    "- request:\n"
+    "    method: POST\n"
+    "    uri: https://api.example.test/v1/responses\n"
+    "    headers: {}\n"
+    "    body: '{}'\n"
+    "  response:\n"
+    "    status: {code: 200, message: OK}\n"
+    "    headers: {}\n"
+    "    body: {string: '{}'}\n"
+)
+
+
+@pytest.mark.parametrize("where", ["option", "note", "source header"])
+def test_a_credential_in_the_provenance_is_redacted_and_lint_finds_one_left(
+    cli: Callable[..., Run], tmp_path: Path, monkeypatch: pytest.MonkeyPatch, where: str
+) -> None:
+    token = "svc." + "Pv5" * 8  # synthetic; no shape tooltape knows
+    monkeypatch.setenv("PROVENANCE_SERVICE_TOKEN", token)
+    monkeypatch.chdir(tmp_path)
+    source = tmp_path / "sources" / "plain.yaml"
+    source.parent.mkdir()
+    source.write_text(_PLAIN_SOURCE)
+    option: tuple[str, ...] = ()
+    if where == "option":
+        option = ("--provenance", f"recorded with {token}")
+    elif where == "note":
+        (source.parent / "PROVENANCE.md").write_text(f"Recorded with {token}.\n")
+    else:
+        header = {"version": "0.1.0", "source": "live", "provenance": f"with {token}"}
+        document = {"tooltape": header, "interactions": []}
+        source = source.with_name("plain.json")
+        source.write_text(json.dumps(document))
+    run = cli("import", str(source), "--out", "out", *option)
+    assert run.code == 0, run.out + run.err
+    written = (tmp_path / "out" / source.with_suffix(".json").name).read_text()
+    assert token not in written and "REDACTED" in written
+    assert token not in run.out + run.err
+
+    leaky = json.loads(written)
+    leaky["tooltape"]["provenance"] = f"edited by hand: {token}"
+    (tmp_path / "out" / "leaky.json").write_text(json.dumps(leaky))
+    lint = cli("lint", "out")
+    assert lint.code == 1
+    assert "leaky.json" in lint.out and "/tooltape/provenance" in lint.out
+    assert token not in lint.out + lint.err
+
+
+def test_a_source_whose_name_holds_a_credential_is_not_written(
+    cli: Callable[..., Run], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    token = "svc." + "Nm6" * 8
+    monkeypatch.setenv("NAMED_SERVICE_TOKEN", token)
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / f"for_{token}.yaml").write_text(_PLAIN_SOURCE)
+    (tmp_path / "plain.yaml").write_text(_PLAIN_SOURCE)
+    run = cli("import", f"for_{token}.yaml", "plain.yaml", "--out", "out")
+    assert run.code == 1
+    assert "its name holds a credential" in run.out + run.err
+    assert sorted(path.name for path in (tmp_path / "out").iterdir()) == ["plain.json"]
+    assert token not in run.out + run.err
+
+
 def test_a_write_that_fails_names_the_file(cli: Callable[..., Run], tmp_path: Path) -> None:
     folder = tmp_path / "src"
     (folder / "test_module").mkdir(parents=True)

@@ -79,9 +79,10 @@ def test_an_error_message_naming_a_credential_hides_it(
     _assert_hidden(run.err)
 
 
-def test_what_a_cut_line_leaves_of_a_live_credential_is_hidden(
+def test_a_line_cut_short_keeps_no_piece_of_a_credential(
     cli: Callable[..., Run], tmp_path: Path
 ) -> None:
+    """The cut would fall inside each credential: neither is left in part."""
     call = {
         "type": "function_call",
         "id": "fc_synthetic",
@@ -89,12 +90,31 @@ def test_what_a_cut_line_leaves_of_a_live_credential_is_hidden(
         "name": "lookup",
         "arguments": json.dumps({"note": "n" * 25, "token": LIVE_TOKEN}),
     }
-    response = {"id": "resp_synthetic", "status": "completed", "output": [call]}
+    search = {
+        "type": "web_search_call",
+        "id": "ws_synthetic",
+        "status": "completed",
+        "action": {"type": "search", "query": "find " + "q" * 40 + " " + SHAPED_KEY},
+    }
+    response = {"id": "resp_synthetic", "status": "completed", "output": [call, search]}
     path = write_cassette(
         tmp_path / "cut.json", interaction({"json": {"input": "x"}}, {"json": response})
     )
     run = cli("inspect", str(path))
-    (line,) = [line for line in run.out.splitlines() if "fc_synthetic" in line]
-    assert "…" in line, "the arguments were cut in the middle of the token"
-    assert "nnnnn" in line and "REDACTED" in line
+    assert run.code == 0, run.err
+    assert "nnnnn" in run.out and "qqqqq" in run.out
     _assert_hidden(run.out)
+    assert "sk-proj" not in run.out, "not even the start of the key's shape"
+
+
+def test_a_bad_value_an_error_quotes_is_redacted_before_it_is_cut(
+    cli: Callable[..., Run], tmp_path: Path
+) -> None:
+    path = write_cassette(tmp_path / "bad.json", interaction({"json": {}}, {"json": {}}))
+    document = json.loads(path.read_text(encoding="utf-8"))
+    document["tooltape"]["source"] = "x" * 30 + SHAPED_KEY  # not one of the known sources
+    path.write_text(json.dumps(document), encoding="utf-8")
+    run = cli("inspect", str(path))
+    assert run.code != 0 and "/tooltape/source" in run.err
+    _assert_hidden(run.err)
+    assert "sk-proj" not in run.err

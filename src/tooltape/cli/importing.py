@@ -33,6 +33,7 @@ from tooltape.testing.cassette import (
     live_policy,
     load_cassette,
     save_cassette,
+    scrub_text,
 )
 
 _SUFFIXES = (".yaml", ".yml", ".json")
@@ -147,6 +148,10 @@ def import_one(
     """
     if not plan.source.is_file():
         return ImportOutcome(False, "no such file; check the path")
+    if scrub_text(plan.target.name, policy) != plan.target.name:
+        return ImportOutcome(
+            False, "not written: its name holds a credential; rename the source, then import"
+        )
     if plan.target.exists() and not force:
         return ImportOutcome(
             False, f"{display_path(plan.target)} exists; pass --force to overwrite it"

@@ -22,10 +22,17 @@ from tooltape.adapters.codec import HostedToolCodec
 from tooltape.adapters.openai.codecs.envelope import describe_value
 from tooltape.adapters.openai.codecs.registry import default_hosted_tool_codecs
 from tooltape.cli.errors import EXIT_OK, CliError, UsageError
+from tooltape.cli.folders import project_settings
 from tooltape.cli.summaries import answer_text, call_detail, items_line, summarize
 from tooltape.cli.terminal import Cell, Console, Style, align, plural, shorten
 from tooltape.prompt.json_text import escape_surrogates
-from tooltape.testing.cassette import Cassette, CassetteError, load_cassette
+from tooltape.testing.cassette import (
+    Cassette,
+    CassetteError,
+    live_policy,
+    load_cassette,
+    scrub_cassette,
+)
 from tooltape.testing.recorded.answers import RecordedAnswer
 from tooltape.testing.recorded.calls import InspectedCall
 from tooltape.testing.recorded.inspection import (
@@ -139,7 +146,9 @@ def run_inspect(
 ) -> int:
     """Print the cassette's interactions, as text or as the ``inspect --json`` object."""
     registry = dict(default_hosted_tool_codecs() if codecs is None else codecs)
-    cassette = _load(argument)
+    # Scrubbed before anything is shown: a line cut short could keep a piece of a key
+    # no later redaction of the line would recognise.
+    cassette = scrub_cassette(_load(argument), live_policy(project_settings().scrub))
     # A provider may send a lone surrogate, which no terminal encoding carries:
     # it is printed as the JSON escape it arrived as.
     if as_json:

@@ -82,5 +82,6 @@ def import_cassette(
     header = CassetteHeader(
         tooltape_version=tooltape_version(), source="import", provenance=provenance
     )
-    scrubbed = drop_credential_headers(scrub_cassette(loaded, policy))
-    return replace(scrubbed, header=header, format="tooltape")
+    # The new header is scrubbed too: a note or a source's provenance may quote anything.
+    imported = replace(loaded, header=header, format="tooltape")
+    return drop_credential_headers(scrub_cassette(imported, policy))

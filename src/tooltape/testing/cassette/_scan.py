@@ -206,13 +206,18 @@ def find_secrets(cassette: Cassette, policy: ScrubPolicy = DEFAULT_POLICY) -> li
     userinfo and query values outside the safe set, the reason phrase, secret body fields, MCP tool
     credentials, reasoning ``encrypted_content``, network policy ``domain_secrets``
     values, and key-shaped strings anywhere (URI, headers, body strings and
-    keys, event data, reassembled stream deltas, text, binary, metadata).
+    keys, event data, reassembled stream deltas, text, binary, metadata, the header's
+    source and provenance).
 
     Locations are JSON pointers into the tooltape document, e.g.
     ``/interactions/0/response/body/sse/3/data/item/id``; excerpts give only
     a secret's length.
     """
     findings: list[SecretFinding] = []
+    header = cassette.header
+    findings.extend(find_secrets_in_text(header.source, "/tooltape/source", policy))
+    if header.provenance:
+        findings.extend(find_secrets_in_text(header.provenance, "/tooltape/provenance", policy))
     for index, interaction in enumerate(cassette.interactions):
         at = pointer("/interactions", index)
         request, response = interaction.request, interaction.response

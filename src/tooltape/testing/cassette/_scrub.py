@@ -22,6 +22,7 @@ from tooltape.testing.cassette._model import (
     BinaryBody,
     Body,
     Cassette,
+    CassetteSource,
     EmptyBody,
     Headers,
     Interaction,
@@ -350,11 +351,25 @@ def scrub_interaction(
 
 
 def scrub_cassette(cassette: Cassette, policy: ScrubPolicy = DEFAULT_POLICY) -> Cassette:
-    """A cassette with every interaction scrubbed; the header is kept."""
+    """A cassette with every interaction, its metadata and its header's texts scrubbed."""
     interactions = tuple(scrub_interaction(item, policy) for item in cassette.interactions)
-    if all(new is old for new, old in zip(interactions, cassette.interactions, strict=True)):
+    header = cassette.header
+    provenance = header.provenance and scrub_text(header.provenance, policy)
+    source = scrub_text(header.source, policy)  # a hand-edited file may say anything
+    if provenance != header.provenance or source != header.source:
+        header = replace(header, provenance=provenance, source=cast("CassetteSource", source))
+    metadata: object = scrub_tree(dict(cassette.metadata), policy) if cassette.metadata else {}
+    unchanged = header is cassette.header and metadata == cassette.metadata
+    if unchanged and all(
+        new is old for new, old in zip(interactions, cassette.interactions, strict=True)
+    ):
         return cassette
-    return replace(cassette, interactions=interactions)
+    return replace(
+        cassette,
+        header=header,
+        interactions=interactions,
+        metadata=cast("Mapping[str, object]", metadata),
+    )
 
 
 def _without_credentials(headers: Headers) -> Headers:

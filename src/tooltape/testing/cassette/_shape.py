@@ -39,6 +39,10 @@ _SHORT.maxstring, _SHORT.maxother, _SHORT.maxlong = 40, 40, 20
 _MAX_DIGITS = 18  # the longest integer a cassette holds (a status code, a count)
 
 
+_READ_OF_TEXT = 200
+"""How much of a string value an error message reads (it shows at most 40 characters)."""
+
+
 def describe(value: object) -> str:
     """A short description of a value for error messages, key-shaped strings masked.
 
@@ -49,7 +53,11 @@ def describe(value: object) -> str:
         return "null"
     if isinstance(value, int) and not isinstance(value, bool) and value.bit_length() > 64:
         return f"int of about {int(value.bit_length() * 0.30103) + 1} digits"
-    text = redact_for_display(_SHORT.repr(value))
+    if isinstance(value, str):
+        # Redacted before it is cut: a repr shortened in the middle would show a key's tail.
+        text = repr(redact_for_display(value[:_READ_OF_TEXT]))
+    else:
+        text = redact_for_display(_SHORT.repr(value))
     if len(text) > 40:
         text = text[:37] + "..."
     return f"{type(value).__name__} {text}"
