@@ -97,6 +97,26 @@ def test_a_value_inside_base64_of_binary_data_is_found_wherever_it_starts(
     assert [f.kind for f in find_secrets(cassette, policy)] == ["the value of $SERVICE_TOKEN"]
 
 
+def test_a_value_is_found_in_hex_and_fully_or_twice_percent_encoded_in_any_case() -> None:
+    token = "p@ss/" + "Hx9" * 6  # synthetic
+    policy = scrub_policy(None, live_secrets({"DB_PASSWORD": token}))
+    every_byte = "".join(f"%{byte:02X}" for byte in token.encode())
+    twice = quote(quote(token, safe=""), safe="")
+    hexed = token.encode().hex()
+    for spelled in (every_byte, every_byte.lower(), twice, hexed, hexed.upper(), token.upper()):
+        assert scrub_text(f"v={spelled};", policy) == "v=REDACTED;", spelled
+
+
+@pytest.mark.parametrize("encoding", ["utf-16", "utf-16-le", "utf-16-be"])
+def test_a_value_in_a_utf16_body_kept_as_bytes_is_found(encoding: str) -> None:
+    token = "svc_" + "Wq2" * 8
+    policy = scrub_policy(None, live_secrets({"SERVICE_TOKEN": token}))
+    blob = base64.b64encode(f'{{"echo": "{token}"}}'.encode(encoding)).decode()
+    scrubbed = scrub_text(blob, policy)
+    assert "REDACTED" in scrubbed
+    assert not any(token.encode(encoding)[2:] in data for data in _base64_decodings(scrubbed))
+
+
 def test_the_openai_key_becomes_the_key_placeholder_and_others_redacted() -> None:
     token = "prx." + "TkN" * 8
     policy = scrub_policy(None, live_secrets({"OPENAI_API_KEY": HEX_KEY, "PROXY_TOKEN": token}))

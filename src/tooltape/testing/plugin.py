@@ -293,7 +293,12 @@ def pytest_runtest_makereport(
         state.failed = True
         if call.excinfo is not None:
             report.longrepr = _explained(item, state, call.excinfo.value) or report.longrepr
-    if report.longrepr is not None or report.sections or hasattr(report, "wasxfail"):
+    if (
+        report.longrepr is not None
+        or report.sections
+        or report.user_properties
+        or hasattr(report, "wasxfail")
+    ):
         secrets = tuple(dict.fromkeys((*state.secrets, *live_secrets(os.environ))))
         scrub_report(report, redaction(project_settings(item.config).scrub, secrets))
     return report

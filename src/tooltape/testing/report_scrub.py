@@ -37,7 +37,8 @@ def _walk(value: object, scrub: Callable[[str], str]) -> object:
 
 
 def scrub_report(report: pytest.TestReport, scrub: Callable[[str], str]) -> None:
-    """Redact ``report``'s failure or skip text, xfail reason and captured sections in place.
+    """Redact ``report``'s failure or skip text, xfail reason, captured sections and
+    recorded properties in place.
 
     ``scrub`` is the project's ``Redaction``. pytest's own rendering (colours,
     the crash line of the summary) is kept; a failure text of a kind not
@@ -56,3 +57,8 @@ def scrub_report(report: pytest.TestReport, scrub: Callable[[str], str]) -> None
         report.wasxfail = scrub(wasxfail)
     if report.sections:
         report.sections = [(title, scrub(content)) for title, content in report.sections]
+    if report.user_properties:  # `record_property`, written to JUnit XML
+        report.user_properties = [
+            (name, scrub(value) if isinstance(value, str) else value)
+            for name, value in report.user_properties
+        ]

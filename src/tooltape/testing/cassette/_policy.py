@@ -314,8 +314,20 @@ def live_secrets(environ: Mapping[str, str]) -> tuple[tuple[str, str], ...]:
 
 
 def _spellings(value: str) -> set[str]:
-    """``value`` and how a URL or a form spells it (``/``, ``+``, ``=`` percent-encoded)."""
-    return {value, quote(value, safe=""), quote(value), quote_plus(value)}
+    """``value`` and how a URL or a form spells it (``/``, ``+``, ``=`` percent-encoded,
+    every byte encoded, encoded twice), and its bytes in hex."""
+    data = value.encode()
+    every_byte = "".join(f"%{byte:02X}" for byte in data)
+    once = quote(value, safe="")
+    return {
+        value,
+        once,
+        quote(once, safe=""),
+        quote(value),
+        quote_plus(value),
+        every_byte,
+        data.hex(),
+    }
 
 
 def _base64_spellings(value: str) -> set[str]:
@@ -327,15 +339,20 @@ def _base64_spellings(value: str) -> set[str]:
     alone (standard and URL-safe alphabets). ``user:key`` of a Basic
     credential, a key in an encoded JSON document: found all the same.
     """
-    data = value.encode()
     spellings: set[str] = set()
-    for offset in range(3):
-        encoded = base64.b64encode(bytes(offset) + data).decode()
-        first = -(-8 * offset // 6)  # the first character without a neighbour's bits
-        last = 8 * (offset + len(data)) // 6  # the first with the next byte's bits (or padding)
-        core = encoded[first:last]
-        spellings |= {core, core.translate(_URL_SAFE)}
+    for encoding in _BYTE_ENCODINGS:
+        data = value.encode(encoding)
+        for offset in range(3):
+            encoded = base64.b64encode(bytes(offset) + data).decode()
+            first = -(-8 * offset // 6)  # the first character without a neighbour's bits
+            last = 8 * (offset + len(data)) // 6  # the first with the next byte's bits
+            core = encoded[first:last]
+            spellings |= {core, core.translate(_URL_SAFE)}
     return spellings
+
+
+_BYTE_ENCODINGS = ("utf-8", "utf-16-le", "utf-16-be")
+"""How a body kept as bytes (base64 in the cassette) may carry a value: a UTF-16 body too."""
 
 
 _URL_SAFE = str.maketrans("+/", "-_")

@@ -21,24 +21,32 @@ _SHORTEST_PIECE = 8
 """A run this long of a credential's characters, in order, is a piece of it."""
 
 
+_ASCII_LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")
+"""Lowercase that keeps every index (``str.lower`` may not, outside ASCII)."""
+
+
 def _without_pieces(text: str, secrets: tuple[str, ...]) -> str:
-    """``text`` with every run of at least ``_SHORTEST_PIECE`` characters of a secret redacted."""
-    for secret in secrets:
+    """``text`` with every run of at least ``_SHORTEST_PIECE`` characters of a secret
+    redacted, in any case (a test may show a key upper-cased)."""
+    for original in secrets:
+        secret = original.translate(_ASCII_LOWER)
         start = 0
+        folded = text.translate(_ASCII_LOWER)
         while start + _SHORTEST_PIECE <= len(secret):
             piece = secret[start : start + _SHORTEST_PIECE]
-            at = text.find(piece)
+            at = folded.find(piece)
             if at < 0:
                 start += 1
                 continue
             # Grow the match both ways while text and secret agree.
             left, right = at, at + _SHORTEST_PIECE
             first, last = start, start + _SHORTEST_PIECE
-            while left > 0 and first > 0 and text[left - 1] == secret[first - 1]:
+            while left > 0 and first > 0 and folded[left - 1] == secret[first - 1]:
                 left, first = left - 1, first - 1
-            while right < len(text) and last < len(secret) and text[right] == secret[last]:
+            while right < len(folded) and last < len(secret) and folded[right] == secret[last]:
                 right, last = right + 1, last + 1
             text = text[:left] + REDACTED + text[right:]
+            folded = text.translate(_ASCII_LOWER)
     return text
 
 
