@@ -47,7 +47,7 @@ def test_credentials_are_chosen_by_name_length_and_shape() -> None:
         "SESSION_SECRET": "two words are not one credential",  # whitespace
         "TOKENIZERS_PARALLELISM": "false",
         "KEYRING_BACKEND": "keyring.backends.null.Keyring",  # KEY is not a name part here
-        "HOME": "/home/someone/with/a/long/path",
+        "PROJECT_DIR": "projects/someone/with/a/long/path",
     }
     names = [name for name, _ in live_secrets(environ)]
     assert names == [

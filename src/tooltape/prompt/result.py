@@ -66,7 +66,7 @@ def _class_facts(cls: type) -> _ClassFacts:
         by_dict = cls.__getattribute__ is object.__getattribute__ and not any(
             _is_data_descriptor(getattr(cls, name, None)) for name in names
         )
-    plain = by_dict and not renders and names is not None and "render" not in names and not lends
+    plain = by_dict and not renders and "render" not in (names or ()) and not lends
     facts = _CLASSES[cls] = _ClassFacts(renders, names, by_dict, plain)
     return facts
 

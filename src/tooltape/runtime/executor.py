@@ -139,7 +139,7 @@ class _HandlerStep:
         """Validate ``args`` and call the tool's handler with them."""
         bound, context = self.bound, self.context
         name = bound.tool.name
-        deadline = context[-1]
+        deadline = context[-1]  # a ToolContext's fields end with the deadline
         if deadline is not None and datetime.now(UTC) >= deadline:
             return ToolResult.error(
                 f"Tool {name!r} was not run: the evaluation deadline "

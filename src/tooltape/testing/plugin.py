@@ -299,7 +299,7 @@ def pytest_runtest_makereport(
         or report.user_properties
         or hasattr(report, "wasxfail")
     ):
-        secrets = tuple(dict.fromkeys((*state.secrets, *live_secrets(os.environ))))
+        secrets = live_secrets(os.environ, also=state.secrets)
         scrub_report(report, redaction(project_settings(item.config).scrub, secrets))
     return report
 
@@ -372,7 +372,7 @@ def pytest_runtest_call(item: pytest.Item) -> Generator[None, None, None]:
         result = yield  # a test that raised stops here: its own failure says more
     finally:
         if state is not None:  # and what the test itself set
-            state.secrets = tuple(dict.fromkeys((*state.secrets, *live_secrets(os.environ))))
+            state.secrets = live_secrets(os.environ, also=state.secrets)
     funcargs = cast("Mapping[str, Any]", getattr(item, "funcargs", {}))
     message = stale_message(item, funcargs.get("vcr"))
     if message is not None:

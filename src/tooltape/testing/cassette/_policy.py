@@ -290,12 +290,16 @@ _SHORTEST_SECRET = 16
 """Shorter values could be ordinary words of a body; no key or token is this short."""
 
 
-def live_secrets(environ: Mapping[str, str]) -> tuple[tuple[str, str], ...]:
-    """The credentials in ``environ`` a cassette must never hold, as ``(name, value)``.
+def live_secrets(
+    environ: Mapping[str, str], also: tuple[tuple[str, str], ...] = ()
+) -> tuple[tuple[str, str], ...]:
+    """The credentials in ``environ`` a cassette must never hold, as ``(name, value)``,
+    then those of ``also`` (ones seen earlier) not among them.
 
     Key shapes find the keys they know; a key of another shape (a 32-hex
     key of a compatible provider, a token a server echoes in an error) is
-    found by its value (and by its percent-encoded spellings). Variables
+    found by its value (and the ways it may be spelled: percent-encoded,
+    hex, base64, in any case). Variables
     named like credentials (``*API_KEY*``, ``*TOKEN*``, ``*SECRET*``,
     ``*PASSWORD*``, ``*CREDENTIAL*``, a ``KEY`` name part) with a value of at
     least 16 characters and no whitespace count, and so does the replay
@@ -310,7 +314,7 @@ def live_secrets(environ: Mapping[str, str]) -> tuple[tuple[str, str], ...]:
             and value != REPLAY_API_KEY
         ):
             found.append((name, value))
-    return tuple(found)
+    return tuple(dict.fromkeys((*found, *also)))
 
 
 def _spellings(value: str) -> set[str]:
@@ -408,7 +412,4 @@ def live_policy(
     """``scrub_policy(settings)`` that also redacts the credentials in the environment now
     (``live_secrets``) and ``also`` (ones seen earlier): what recording, importing and
     linting use."""
-    secrets = live_secrets(os.environ)
-    if also:
-        secrets = tuple(dict.fromkeys((*secrets, *also)))
-    return scrub_policy(settings, secrets)
+    return scrub_policy(settings, live_secrets(os.environ, also))

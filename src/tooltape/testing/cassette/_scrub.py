@@ -138,12 +138,12 @@ def scrub_headers(headers: Headers, policy: ScrubPolicy = DEFAULT_POLICY) -> Hea
     ``location`` is scrubbed as a URL (userinfo, query values outside the safe set)."""
     changed = False
     result: dict[str, tuple[str, ...]] = {}
-    # One search over all kept values first: they rarely hold a key-shaped string.
+    # One search over all kept values and every name first: they rarely hold a secret.
     kept = "\n".join(
         value for name, values in headers.items() if policy.is_safe_header(name) for value in values
     )
-    plain = not holds_secret(kept, policy)
-    renamed = _renamed(headers, policy)
+    plain = not holds_secret(f"{kept}\n" + "\n".join(headers), policy)
+    renamed = {} if plain else _renamed(headers, policy)
     for name, values in headers.items():
         if name.lower() in URL_HEADERS:  # kept as the URL they are, so a redirect replays
             new = tuple(scrub_uri(value, policy) for value in values)
