@@ -26,7 +26,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from functools import partial
+from types import MethodType
 from typing import Any, cast
 
 from tooltape.prompt import ToolResult
@@ -95,7 +95,9 @@ def _around(hook: ToolHook, inner: HookChain) -> HookChain:
         return innermost
 
     def step(ctx: ToolHookContext, args: ToolArgs) -> ToolResult[Any]:
-        result = hook(ctx, args, partial(inner, ctx))
+        # ``inner`` bound to this call's context: half a ``partial``'s cost to make and call.
+        call_next = cast("ToolCallFn", MethodType(inner, ctx))
+        result = hook(ctx, args, call_next)
         return result if isinstance(result, ToolResult) else _checked(hook, result)
 
     return step
