@@ -44,12 +44,13 @@ class _ClassFacts:
     """A plain dataclass's field names (``None`` for anything else)."""
     by_dict: bool
     """An instance's ``__dict__`` can stand for those fields."""
-    plain: bool
-    """``by_dict``, and nothing can give an instance a ``render`` besides an
-    extra ``__dict__`` key (a ``__dict__`` holding exactly the fields has none)."""
 
 
 _CLASSES: dict[type, _ClassFacts] = {}
+_PLAIN: dict[type, tuple[str, ...]] = {}
+"""The field names of each class seen whose instances are written from their
+``__dict__`` alone: ``by_dict``, and nothing can give an instance a ``render``
+besides an extra ``__dict__`` key (a ``__dict__`` holding exactly the fields has none)."""
 
 
 def _class_facts(cls: type) -> _ClassFacts:
@@ -66,8 +67,9 @@ def _class_facts(cls: type) -> _ClassFacts:
         by_dict = cls.__getattribute__ is object.__getattribute__ and not any(
             _is_data_descriptor(getattr(cls, name, None)) for name in names
         )
-    plain = by_dict and not renders and "render" not in (names or ()) and not lends
-    facts = _CLASSES[cls] = _ClassFacts(renders, names, by_dict, plain)
+    if by_dict and names is not None and not renders and "render" not in names and not lends:
+        _PLAIN[cls] = names
+    facts = _CLASSES[cls] = _ClassFacts(renders, names, by_dict)
     return facts
 
 
@@ -85,20 +87,21 @@ def render_value(value: object) -> str:
     """
     if value is None:
         return ""
-    # ``isinstance(value, ToolRenderableResult)`` without its per-call cost: on
-    # Python 3.11 a runtime-checkable protocol recomputes its members on every
-    # check (~6 us, most of rendering a small value). The same test: the class
-    # provides ``render`` (asked once per class), or the instance has a
-    # ``render`` attribute that is not ``None``.
     cls = value.__class__
-    facts = _CLASSES.get(cls) or _class_facts(cls)
     # pydantic writes a dataclass as the mapping of its fields; given that
     # mapping (its values untouched) it writes the same text in a third of the time.
     encoded: object = value
-    fields = value.__dict__ if facts.plain else None
-    if fields is not None and tuple(fields) == facts.names:  # exactly the fields, in order
+    names = _PLAIN.get(cls)
+    fields = value.__dict__ if names is not None else None
+    if fields is not None and tuple(fields) == names:  # exactly the fields, in order
         encoded = fields  # the usual tool value: nothing else to ask of it
     else:
+        # ``isinstance(value, ToolRenderableResult)`` without its per-call cost: on
+        # Python 3.11 a runtime-checkable protocol recomputes its members on every
+        # check (~6 us, most of rendering a small value). The same test: the class
+        # provides ``render`` (asked once per class), or the instance has a
+        # ``render`` attribute that is not ``None``.
+        facts = _CLASSES.get(cls) or _class_facts(cls)
         if facts.renders or getattr(value, "render", None) is not None:
             own: object = cast("ToolRenderableResult", value).render()
             if not isinstance(own, str):

@@ -107,6 +107,7 @@ class _Bound:
     """What every call of one tool reads of it, read once (its properties are computed)."""
 
     tool: Tool[Any, Any]
+    name: str
     source: ToolSource
     server_name: str | None
     handler: ToolHandler[Any, Any] | None
@@ -115,7 +116,7 @@ class _Bound:
 
 
 def _bind(tool: Tool[Any, Any]) -> _Bound:
-    return _Bound(tool, tool.source, tool.server_name, tool.handler)
+    return _Bound(tool, tool.name, tool.source, tool.server_name, tool.handler)
 
 
 _UNVALIDATED = object()
@@ -138,7 +139,7 @@ class _HandlerStep:
     def run(self, args: ToolArgs) -> ToolResult[Any]:
         """Validate ``args`` and call the tool's handler with them."""
         bound, context = self.bound, self.context
-        name = bound.tool.name
+        name = bound.name
         deadline = context[-1]  # a ToolContext's fields end with the deadline
         if deadline is not None and datetime.now(UTC) >= deadline:
             return ToolResult.error(
@@ -265,8 +266,13 @@ class ToolExecutor:
             )
         else:
             source = source or bound.source
+            arguments = call.arguments
+            try:  # the usual text of a JSON object, parsed here: one frame less per call
+                parsed: ToolArgs | None = from_json(arguments) if type(arguments) is str else None
+            except ValueError:
+                parsed = None  # parsed again below, for the error that says what to send
             try:
-                args = parse_arguments(call.arguments)
+                args: ToolArgs = parsed if type(parsed) is dict else parse_arguments(arguments)
             except ArgumentsError as exc:
                 result = ToolResult.error(f"Tool {call.name!r}: {exc}")
             else:
