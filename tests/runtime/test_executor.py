@@ -212,6 +212,30 @@ def test_the_event_is_stamped_with_the_time_of_the_call_in_utc(
     assert before - timedelta(microseconds=1) <= stamp <= after + timedelta(microseconds=1)
 
 
+class _Text(str):
+    """Arguments text of a str subclass (what a client's own string type may be)."""
+
+
+@pytest.mark.parametrize(
+    "arguments",
+    [
+        pytest.param("", id="empty"),
+        pytest.param("  \n", id="blank"),
+        pytest.param(_Text("{}"), id="str-subclass"),
+    ],
+)
+def test_a_tool_without_parameters_takes_no_arguments_text(
+    make_harness: HarnessFactory, arguments: str
+) -> None:
+    def ping(params: NoParams, *, context: ToolContext) -> ToolResult[str]:
+        return ToolResult.ok("pong")
+
+    harness = make_harness(Tool[NoParams, str](name="ping", description="Ping.", handler=ping))
+    result = harness.executor.execute(ToolCall("ping", arguments))
+    assert result.success, result.message
+    assert harness.published[0].params == NoParams()
+
+
 def test_arguments_may_already_be_parsed(make_harness: HarnessFactory) -> None:
     harness = make_harness(echo)
     result = harness.executor.execute(ToolCall("echo", {"text": "parsed"}))
