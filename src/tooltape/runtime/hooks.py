@@ -96,7 +96,7 @@ def _around(hook: ToolHook, inner: HookChain) -> HookChain:
 
     def step(ctx: ToolHookContext, args: ToolArgs) -> ToolResult[Any]:
         # ``inner`` bound to this call's context: half a ``partial``'s cost to make and call.
-        call_next = cast("ToolCallFn", MethodType(inner, ctx))
+        call_next: ToolCallFn = MethodType(inner, ctx)
         result = hook(ctx, args, call_next)
         return result if isinstance(result, ToolResult) else _checked(hook, result)
 
