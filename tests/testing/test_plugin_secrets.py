@@ -315,9 +315,56 @@ import os
 import openai
 import pytest
 
+SHAPED = "sk-proj-" + "Pa9" * 14  # synthetic: a key the test writes out itself
+TOKENS = [os.environ["PROXY_TOKEN"], SHAPED, b"raw " + SHAPED.encode(), "plain"]
+
 
 @pytest.mark.vcr
-@pytest.mark.parametrize("token", [os.environ["PROXY_TOKEN"], "plain"])
+@pytest.mark.parametrize("token", TOKENS)
+def test_named(token):
+    openai.OpenAI(max_retries=0).responses.create(model="gpt-5", input="hi")
+"""
+SHAPED_KEY = "sk-proj-" + "Pa9" * 14
+
+
+def test_a_parameter_holding_a_credential_is_redacted_in_the_test_id(
+    pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """pytest makes a text parameter the test's id, and the id is in every line naming
+    the test, in JUnit XML and in the cassette's file name: a credential there is redacted."""
+    pytester.makepyfile(test_named=NAMED_MODULE)
+    monkeypatch.setenv("PROXY_TOKEN", PROXY_TOKEN)
+    collected = pytester.runpytest_subprocess("--collect-only", "-q", "-p", "no:cacheprovider")
+    reply = {"id": "resp_1", "object": "response", "status": "completed", "output": []}
+    junit = pytester.path / "junit.xml"
+    with LoopbackProvider([LoopbackReply.json(reply)] * 4) as server:
+        monkeypatch.setenv("OPENAI_BASE_URL", server.base_url)
+        monkeypatch.setenv("OPENAI_API_KEY", LIVE_KEY)
+        args = ("--record-mode=once", "-v", "-rA", f"--junitxml={junit}", "-p", "no:cacheprovider")
+        recorded = pytester.runpytest_subprocess(*args)
+    recorded.assert_outcomes(passed=4)
+    names = sorted(path.name for path in pytester.path.rglob("*.json"))
+    assert len(names) == 4 and "test_named[plain].json" in names
+    shown = [collected.stdout.str(), recorded.stdout.str(), recorded.stderr.str()]
+    shown += [junit.read_text(encoding="utf-8"), *names]
+    for text in shown:
+        assert PROXY_TOKEN not in text and SHAPED_KEY not in text
+    assert "REDACTED" in collected.stdout.str()
+
+    monkeypatch.setenv("OPENAI_BASE_URL", "http://127.0.0.1:9/v1")
+    monkeypatch.delenv("OPENAI_API_KEY")  # CI: the same ids, so the same cassettes
+    pytester.runpytest_subprocess("-p", "no:cacheprovider").assert_outcomes(passed=4)
+
+
+ID_MODULE = """
+import os
+
+import openai
+import pytest
+
+
+@pytest.mark.vcr
+@pytest.mark.parametrize("token", ["a", "b"], ids=[os.environ["PROXY_TOKEN"], "plain"])
 def test_named(token):
     openai.OpenAI(max_retries=0).responses.create(model="gpt-5", input="hi")
 """
@@ -326,9 +373,9 @@ def test_named(token):
 def test_a_cassette_a_credential_would_name_is_refused_without_showing_it(
     pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """A parameter's id names the cassette file: one that is a live token is refused
-    (a file name is not scrubbed, and a folder listing or a commit would show it)."""
-    pytester.makepyfile(test_named=NAMED_MODULE)
+    """An id written out by the test names the cassette file: one that is a live token
+    is refused (a file name is not scrubbed, and a folder listing or a commit would show it)."""
+    pytester.makepyfile(test_named=ID_MODULE)
     monkeypatch.setenv("PROXY_TOKEN", PROXY_TOKEN)
     reply = {"id": "resp_1", "object": "response", "status": "completed", "output": []}
     with LoopbackProvider([LoopbackReply.json(reply)] * 2) as server:
@@ -341,6 +388,7 @@ def test_a_cassette_a_credential_would_name_is_refused_without_showing_it(
     output = result.stdout.str()
     assert "its name holds a credential" in output and "pytest.param(value, id=" in output
     assert "test_named[REDACTED].json" in output
+    # pytest prints the id the test gave as it is (``test_named[<id>]``); nothing else shows it
     assert PROXY_TOKEN not in output.replace(f"test_named[{PROXY_TOKEN}]", "")
 
 

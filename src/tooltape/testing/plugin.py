@@ -74,7 +74,7 @@ from tooltape.testing.replay_key import (
     explain_missing_key,
     replay_environment,
 )
-from tooltape.testing.report_scrub import scrub_report
+from tooltape.testing.report_scrub import parameter_id, scrub_report
 from tooltape.testing.run_persister import RunPersister, raise_save_error
 from tooltape.testing.sdk_client import sdk_client
 from tooltape.testing.settings import DEFAULT_MODEL, ProjectSettings, SettingsError, load_settings
@@ -149,6 +149,12 @@ def pytest_configure(config: pytest.Config) -> None:
         "options: extra volatile request fields, whether unplayed interactions are allowed, "
         "and a provenance note written into new cassettes.",
     )
+
+
+def pytest_make_parametrize_id(config: pytest.Config, val: object, argname: str) -> str | None:
+    """A parameter value holding a credential is redacted in the test's id."""
+    del argname
+    return parameter_id(val, redaction(project_settings(config).scrub, live_secrets(os.environ)))
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:

@@ -17,7 +17,7 @@ from typing import cast
 
 import pytest
 
-__all__ = ["scrub_report"]
+__all__ = ["parameter_id", "scrub_report"]
 
 
 def _walk(value: object, scrub: Callable[[str], str]) -> object:
@@ -62,3 +62,24 @@ def scrub_report(report: pytest.TestReport, scrub: Callable[[str], str]) -> None
             (name, scrub(value) if isinstance(value, str) else value)
             for name, value in report.user_properties
         ]
+
+
+def parameter_id(value: object, scrub: Callable[[str], str]) -> str | None:
+    """The test id of a parameter value holding a secret: the value redacted.
+
+    pytest makes a text value the test's id as it is, and the id is in every
+    line that names the test (``-v``, the summary, ``--collect-only``, JUnit
+    XML, the cache) and in the cassette's file name. ``None`` for any other
+    value: pytest's own id stands. Two values redacted alike get pytest's
+    usual suffixes (``REDACTED0``, ``REDACTED1``).
+    """
+    if isinstance(value, bytes):
+        text = value.decode("utf-8", "backslashreplace")
+    elif isinstance(value, str):
+        text = value
+    else:
+        return None
+    redacted = scrub(text)
+    if redacted == text:
+        return None
+    return redacted.encode("unicode_escape").decode("ascii")  # ASCII, as pytest's ids are
