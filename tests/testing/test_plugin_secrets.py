@@ -9,6 +9,7 @@ base64. Every canary is synthetic.
 
 from __future__ import annotations
 
+import base64
 import json
 from pathlib import Path
 from typing import Any
@@ -306,6 +307,52 @@ def test_a_live_key_of_no_known_shape_never_reaches_a_cassette_and_replays_witho
     monkeypatch.delenv("OPENAI_API_KEY")  # CI: no key, the placeholder is sent in the body
     pytester.runpytest_subprocess("-p", "no:cacheprovider").assert_outcomes(passed=1)
     monkeypatch.setenv("OPENAI_API_KEY", OTHER_KEY)  # another developer's key
+    pytester.runpytest_subprocess("-p", "no:cacheprovider").assert_outcomes(passed=1)
+
+
+BASE64_MODULE = """
+import base64
+
+import openai
+import pytest
+
+KEY = "sk-proj-" + "Bq7w" * 10  # synthetic; the same key the recording ran with
+
+
+def b64(text):
+    return base64.b64encode(text.encode()).decode()
+
+
+@pytest.mark.vcr
+def test_encoded_key():
+    openai.OpenAI().responses.create(
+        model="gpt-5",
+        input="hi",
+        metadata={"alone": b64(KEY), "inside": b64("token: " + KEY), "url": b64(KEY + "?")},
+    )
+"""
+
+
+def test_a_key_sent_in_base64_replays_with_no_key_as_it_was_recorded(
+    pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The key a recording ran with, base64-encoded in the body, is recorded as the
+    placeholder's base64; replayed with no key set, the key shape is found in the same
+    text and written the same way: whatever the key's place among base64's groups."""
+    pytester.makepyfile(test_encoded=BASE64_MODULE)
+    reply = {"id": "resp_1", "object": "response", "status": "completed", "output": []}
+    with LoopbackProvider([LoopbackReply.json(reply)]) as server:
+        monkeypatch.setenv("OPENAI_BASE_URL", server.base_url)
+        monkeypatch.setenv("OPENAI_API_KEY", "sk-proj-" + "Bq7w" * 10)
+        pytester.runpytest_subprocess("--record-mode=once", "-p", "no:cacheprovider")
+    [cassette] = pytester.path.rglob("test_encoded_key.json")
+    sent = json.loads(cassette.read_text(encoding="utf-8"))["interactions"][0]["request"]
+    metadata = sent["body"]["json"]["metadata"]
+    assert base64.b64decode(metadata["alone"] + "==") == b"sk-REDACTED"
+    assert base64.b64decode(metadata["inside"] + "==") == b"token: sk-REDACTED"
+
+    monkeypatch.setenv("OPENAI_BASE_URL", "http://127.0.0.1:9/v1")
+    monkeypatch.delenv("OPENAI_API_KEY")
     pytester.runpytest_subprocess("-p", "no:cacheprovider").assert_outcomes(passed=1)
 
 

@@ -140,6 +140,11 @@ def _merged(spans: list[Span]) -> list[Span]:
 def find_spans(text: str, policy: ScrubPolicy = DEFAULT_POLICY, *, _level: int = 0) -> list[Span]:
     """Every secret in ``text``, in order, as spans of ``text``."""
     spans: list[Span] = []
+    # Base64 runs first: where a run is exactly a live value's base64 spelling,
+    # the run written again (the placeholder's base64) wins the tie, as it is
+    # what a key shape found in the same run gives when no value is known.
+    if _level < _MAX_LEVELS and base64_holds_secret(text, policy):
+        spans.extend(_base64_spans(text, policy))
     for rule in policy.candidate_rules(text):
         for match in rule.pattern.finditer(text):
             replacement = match.expand(rule.replacement)
@@ -155,8 +160,6 @@ def find_spans(text: str, policy: ScrubPolicy = DEFAULT_POLICY, *, _level: int =
             for inner in find_spans(view.text, policy, _level=_level + 1):
                 start, end = view.raw_span(inner.start, inner.end)
                 spans.append(Span(start, end, inner.kind, _escaped(inner.replacement)))
-    if _level < _MAX_LEVELS and base64_holds_secret(text, policy):
-        spans.extend(_base64_spans(text, policy))
     return _merged(spans)
 
 
