@@ -22,6 +22,8 @@ from tooltape.testing.matching import (
     DEFAULT_VOLATILE_FIELDS,
     DifferenceKind,
     FieldDifference,
+    VolatilePatternError,
+    compile_pattern,
     diff_json,
     format_differences,
     format_path,
@@ -189,10 +191,19 @@ def test_volatile_applies_to_added_and_removed_fields() -> None:
     assert diff_json({"a": 1, "user": "u"}, {"a": 1}, volatile=["user"]) == ()
 
 
-@pytest.mark.parametrize("pattern", ["", "a..b", ".a", "a.", "a[]"])
+@pytest.mark.parametrize("pattern", ["", "a..b", ".a", "a.", "a[]", "..", " "])
 def test_invalid_patterns_are_rejected(pattern: str) -> None:
     with pytest.raises(ValueError, match="Invalid volatile path pattern"):
         diff_json({}, {}, volatile=[pattern])
+
+
+@pytest.mark.parametrize("pattern", ["input[", "input[*", "input[0", "a]b", "tools[0]type", "[0"])
+def test_a_bracket_that_does_not_close_a_key_or_index_is_rejected(pattern: str) -> None:
+    # Read as a key holding "[" or "]", it could never name the field that was meant.
+    with pytest.raises(VolatilePatternError, match=r'a "\[" must be closed by "\]"') as caught:
+        compile_pattern(pattern)
+    assert caught.value.pattern == pattern
+    assert '"input[0].content"' in str(caught.value)
 
 
 def test_default_volatile_fields_cover_run_specific_bookkeeping() -> None:

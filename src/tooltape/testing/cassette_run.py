@@ -3,14 +3,15 @@
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import PurePosixPath
-from typing import Any
+from typing import Any, cast
 
 import pytest
 
 from tooltape.testing.cassette import CassetteSource
+from tooltape.testing.settings import SettingsError, volatile_paths
 
 __all__ = [
     "CASSETTE_RUN",
@@ -19,6 +20,7 @@ __all__ = [
     "command_nodeid",
     "json_cassette_path",
     "marker_options",
+    "marker_volatile",
 ]
 
 
@@ -75,6 +77,18 @@ def marker_options(item: pytest.Item) -> Mapping[str, Any]:
     """The keyword arguments of the test's closest ``@pytest.mark.tooltape(...)``."""
     marker = item.get_closest_marker("tooltape")
     return marker.kwargs if marker is not None else {}
+
+
+def marker_volatile(item: pytest.Item) -> tuple[tuple[str, ...], str | None]:
+    """The ``volatile`` paths of the test's ``@pytest.mark.tooltape(...)``, or none and why
+    one of them is malformed (the test's setup fails with that, not with a traceback from
+    the matcher)."""
+    volatile = marker_options(item).get("volatile", ())
+    paths = (volatile,) if isinstance(volatile, str) else tuple(cast("Iterable[str]", volatile))
+    try:
+        return volatile_paths(paths, f"@pytest.mark.tooltape of {item.nodeid}", "volatile"), None
+    except SettingsError as exc:
+        return (), f"tooltape: {exc}"
 
 
 def cassette_folder_of(nodeid: str) -> PurePosixPath:

@@ -30,6 +30,8 @@ __all__ = [
     "DEFAULT_VOLATILE_FIELDS",
     "DifferenceKind",
     "FieldDifference",
+    "VOLATILE_PATH_FORM",
+    "VolatilePatternError",
     "diff_json",
     "format_differences",
     "match_key",
@@ -103,19 +105,46 @@ def format_path(parts: Sequence[PathPart]) -> str:
 
 # --- volatile patterns -------------------------------------------------------
 
-_BRACKET = re.compile(r"\[([^\]]*)\]")
+# A bracket closes where a key or index ends: before ".", "[" or the end. Any "[" or "]"
+# left after these are replaced is malformed: no key the pattern could name holds one.
+_BRACKET = re.compile(r"\[([^\[\]]*)\](?=[.\[]|\Z)")
+VOLATILE_PATH_FORM = (
+    'dotted keys and array indexes, e.g. "metadata.run_id", "input[0].content" or "**.id"'
+)
+"""What a volatile path pattern looks like, for messages about one that is malformed."""
+
+
+class VolatilePatternError(ValueError):
+    """A volatile path pattern that names no field; ``reason`` says what is wrong with it."""
+
+    def __init__(self, pattern: str, reason: str) -> None:
+        super().__init__(
+            f"Invalid volatile path pattern {pattern!r}: {reason}; write {VOLATILE_PATH_FORM}"
+        )
+        self.pattern = pattern
+        self.reason = reason
 
 
 @lru_cache(maxsize=256)
 def compile_pattern(pattern: str) -> tuple[str, ...]:
-    """The segments of a volatile path pattern; ``ValueError`` if it is malformed."""
+    """The segments of a volatile path pattern; :class:`VolatilePatternError` if malformed."""
     text = pattern.strip()
     dotted = _BRACKET.sub(lambda m: "." + m.group(1), text)
-    if text.startswith("["):
+    if text.startswith("[") and dotted.startswith("."):  # a leading index: "[0].id"
         dotted = dotted[1:]
     segments = tuple(dotted.split("."))
+    if not text:
+        raise VolatilePatternError(pattern, "it is empty")
     if not all(segments):
-        raise ValueError(f"Invalid volatile path pattern {pattern!r}.")
+        raise VolatilePatternError(
+            pattern, "it has an empty key (a dot at an end, two dots in a row, or [])"
+        )
+    if any("[" in segment or "]" in segment for segment in segments):
+        raise VolatilePatternError(
+            pattern,
+            'a "[" must be closed by "]" right before ".", "[" or the end, and keys cannot '
+            'hold "[" or "]"',
+        )
     return segments
 
 

@@ -62,6 +62,7 @@ from tooltape.testing.cassette_run import (
     command_nodeid,
     json_cassette_path,
     marker_options,
+    marker_volatile,
 )
 from tooltape.testing.recorded_elsewhere import (
     import_from_pytest_recording,
@@ -77,7 +78,13 @@ from tooltape.testing.replay_key import (
 from tooltape.testing.report_scrub import parameter_id, scrub_report
 from tooltape.testing.run_persister import RunPersister, raise_save_error
 from tooltape.testing.sdk_client import sdk_client
-from tooltape.testing.settings import DEFAULT_MODEL, ProjectSettings, SettingsError, load_settings
+from tooltape.testing.settings import (
+    DEFAULT_MODEL,
+    ProjectSettings,
+    SettingsError,
+    load_settings,
+    volatile_paths,
+)
 from tooltape.testing.snapshots import wire_snapshot
 from tooltape.testing.stale_cassettes import stale_message
 from tooltape.testing.vcr.matchers import BodyMatcher, make_body_matcher
@@ -117,14 +124,15 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 
 
 def _load_settings(config: pytest.Config) -> ProjectSettings:
-    try:
-        settings = load_settings(Path(str(config.rootpath)))
-    except SettingsError as exc:
-        raise pytest.UsageError(f"tooltape: {exc}") from exc
     # `-o tooltape_...=` on the command line wins over the files.
     folder = str(config.getini("tooltape_cassette_dir")).strip()
     model = str(config.getini("tooltape_model")).strip()
-    volatile = tuple(cast("list[str]", config.getini("tooltape_volatile")))
+    volatile = cast("list[str]", config.getini("tooltape_volatile"))
+    try:
+        settings = load_settings(Path(str(config.rootpath)))
+        volatile = volatile_paths(volatile, "the pytest options", "tooltape_volatile")
+    except SettingsError as exc:
+        raise pytest.UsageError(f"tooltape: {exc}") from exc
     return dataclasses.replace(
         settings,
         cassette_dir=Path(folder) if folder else settings.cassette_dir,
@@ -168,19 +176,22 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
 @pytest.hookimpl(wrapper=True, tryfirst=True)
 def pytest_runtest_setup(item: pytest.Item) -> Generator[None, None, None]:
     options = marker_options(item)
-    volatile = options.get("volatile", ())
+    volatile, refusal = marker_volatile(item)
     item.stash[CASSETTE_RUN] = CassetteRun(
         nodeid=item.nodeid,
         command_nodeid=command_nodeid(item),
         module=cassette_folder_of(item.nodeid),
         record_mode=item.config.getoption("--record-mode") or "none",
         provenance=options.get("provenance"),
-        volatile=(volatile,) if isinstance(volatile, str) else tuple(volatile),
+        volatile=volatile,
         pytest_recording_dir=default_recording_dir(item),
         own_cassette_dir=own_cassette_dir(item),
     )
     item.config.stash[CASSETTE_RUN] = item.stash[CASSETTE_RUN]
-    return (yield)
+    result = yield
+    if refusal is not None:  # once the setup other plugins do is done, as they expect
+        pytest.fail(refusal, pytrace=False)
+    return result
 
 
 @pytest.hookimpl(wrapper=True)

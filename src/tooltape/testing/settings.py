@@ -32,6 +32,8 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import cast
 
+from tooltape.testing.matching import VOLATILE_PATH_FORM, VolatilePatternError, compile_pattern
+
 __all__ = [
     "DEFAULT_CASSETTE_DIR",
     "DEFAULT_MODEL",
@@ -39,6 +41,7 @@ __all__ = [
     "ScrubSettings",
     "SettingsError",
     "load_settings",
+    "volatile_paths",
 ]
 
 DEFAULT_CASSETTE_DIR = "cassettes"
@@ -119,6 +122,20 @@ def _strings(value: object, where: str, key: str) -> tuple[str, ...]:
     return tuple(cast("list[str]", value))
 
 
+def volatile_paths(patterns: Sequence[str], where: str, key: str) -> tuple[str, ...]:
+    """``patterns``, each parsed as request matching parses it; a malformed one is a
+    :class:`SettingsError` naming ``where``, ``key`` and the entry."""
+    for pattern in patterns:
+        try:
+            compile_pattern(pattern)
+        except VolatilePatternError as exc:
+            raise SettingsError(
+                f"{where}: {key} entry {pattern!r} is not a request field path: {exc.reason}; "
+                f"write {VOLATILE_PATH_FORM}"
+            ) from None
+    return tuple(patterns)
+
+
 def _string(value: object, where: str, key: str) -> str:
     if not isinstance(value, str) or not value.strip():
         raise SettingsError(f"{where}: {key} must be a non-empty string")
@@ -179,6 +196,10 @@ def _from_table(root: Path, source: Path, table: Mapping[str, object]) -> Projec
             settings = replace(settings, strict=value)
         elif key == "scrub":
             settings = replace(settings, scrub=_scrub(value, where))
+        elif key == "volatile":
+            settings = replace(
+                settings, volatile=volatile_paths(_strings(value, where, key), where, key)
+            )
         else:
             settings = replace(settings, **{key: _strings(value, where, key)})
     return settings
@@ -251,7 +272,8 @@ def _merge_ini(settings: ProjectSettings, table: Mapping[str, object]) -> Projec
         elif name == "model":
             settings = replace(settings, model=_string(value, str(path), option))
         else:
-            settings = replace(settings, volatile=_strings(value, str(path), option))
+            paths = volatile_paths(_strings(value, str(path), option), str(path), option)
+            settings = replace(settings, volatile=paths)
     return settings
 
 
