@@ -158,6 +158,35 @@ def _unknown(keys: Sequence[str], known: Sequence[str], where: str, table: str) 
         )
 
 
+_SECRET_SHAPE = 'give the shape of the secret (e.g. "acme_[0-9a-f]{32}")'
+# Text every cassette holds or tooltape prints about one. A secret pattern matching any of
+# it would redact prose, paths and headers (and flag every cassette), not secrets.
+_ORDINARY_TEXTS = (
+    "cassettes",
+    "tests/test_api.py",
+    "interactions",
+    "request",
+    "response",
+    "content-type",
+    "application/json",
+    "https://api.openai.com/v1/responses",
+    "REDACTED",
+)
+
+
+def _refuse_ordinary_matches(pattern: re.Pattern[str], where: str) -> None:
+    for text in _ORDINARY_TEXTS:
+        found = pattern.search(text)
+        if found is not None:
+            shown = repr(found.group()) + ("" if found.group() == text else f" in {text!r}")
+            raise SettingsError(
+                f"{where}: scrub.secret_patterns entry {pattern.pattern!r} matches {shown}, "
+                "text that cassettes and tooltape's own output hold, so it would redact words, "
+                f"not secrets (each entry is tried on: {', '.join(_ORDINARY_TEXTS)}); "
+                f"{_SECRET_SHAPE}"
+            )
+
+
 def _scrub(value: object, where: str) -> ScrubSettings:
     if not isinstance(value, dict):
         raise SettingsError(f"{where}: [tool.tooltape.scrub] must be a table")
@@ -175,9 +204,9 @@ def _scrub(value: object, where: str) -> ScrubSettings:
         if compiled.search("") is not None:
             raise SettingsError(
                 f"{where}: scrub.secret_patterns entry {pattern!r} matches empty text, "
-                "so it would match everywhere; give the shape of the secret "
-                '(e.g. "acme_[0-9a-f]{32}")'
+                f"so it would match everywhere; {_SECRET_SHAPE}"
             )
+        _refuse_ordinary_matches(compiled, where)
     return ScrubSettings(**values)  # pyright: ignore[reportArgumentType]
 
 
