@@ -260,6 +260,13 @@ def test_bad_project_settings_are_usage_errors_naming_the_file(
     assert run.code == 2
     assert "importing missing_mod failed" in run.err
 
+    # a module that exits when imported is an error like any other, not a silent exit
+    (tmp_path / "exiting_codecs.py").write_text("raise SystemExit(5)\n")
+    (tmp_path / "pyproject.toml").write_text('[tool.tooltape]\ncodecs = ["exiting_codecs:X"]\n')
+    run = cli("check")
+    assert run.code == 2
+    assert "codec 'exiting_codecs:X': importing exiting_codecs failed (SystemExit: 5)" in run.err
+
 
 def test_a_project_without_its_cassette_folder_passes_empty_never_against_the_bundled_ones(
     cli: Callable[..., Run], monkeypatch: pytest.MonkeyPatch, tmp_path: Path

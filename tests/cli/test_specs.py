@@ -69,6 +69,10 @@ PROMPTS = textwrap.dedent(
 
     def explodes():
         raise RuntimeError("no prompt today")
+
+
+    def exits():
+        raise SystemExit(4)
     """
 )
 
@@ -78,6 +82,7 @@ def module_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     """A project folder (the current directory) holding ``cli_specs_prompts.py``."""
     (tmp_path / "cli_specs_prompts.py").write_text(PROMPTS, encoding="utf-8")
     (tmp_path / "broken_prompts.py").write_text("import not_a_module_anywhere\n")
+    (tmp_path / "exiting_prompts.py").write_text("raise SystemExit(3)\n")
     # the project's model, as the openai_adapter fixture would use it
     (tmp_path / "pyproject.toml").write_text('[tool.tooltape]\nmodel = "gpt-5"\n')
     monkeypatch.chdir(tmp_path)
@@ -156,6 +161,9 @@ def test_the_output_is_the_adapters_request(cli: Callable[..., Run], tmp_path: P
         ("cli_specs_prompts:NUMBER", 1, ["type int, not a Prompt", "zero-argument callable"]),
         ("cli_specs_prompts:needs_argument", 1, ["needs arguments", "defaults"]),
         ("cli_specs_prompts:explodes", 1, ["RuntimeError: no prompt today"]),
+        ("exiting_prompts:X", 1, ["importing exiting_prompts failed: SystemExit(3)", "__main__"]),
+        ("exiting_prompts.py:X", 1, ["exiting_prompts.py failed: SystemExit(3)", "__main__"]),
+        ("cli_specs_prompts:exits", 1, ["calling it raised SystemExit: 4"]),
         ("cli_specs_prompts:ASK", 1, ["prompt 'ask'", "(render)", "(prompt, *params)"]),
     ],
 )
@@ -171,6 +179,16 @@ def test_errors_name_the_target_and_what_to_do(
     assert "_tooltape_" not in run.err  # never a module name the user did not write
     if code == 1:
         assert repr(target) in run.err
+
+
+@pytest.mark.parametrize("target", ["interrupting_prompts:X", "interrupting_prompts.py:X"])
+def test_an_interrupt_while_importing_still_interrupts(
+    cli: Callable[..., Run], module_dir: Path, target: str
+) -> None:
+    (module_dir / "interrupting_prompts.py").write_text("raise KeyboardInterrupt\n")
+    run = cli("specs", target)
+    assert run.code == 130
+    assert run.err == "tooltape specs: error: interrupted\n"
 
 
 def test_a_tool_choice_the_prompt_lacks(cli: Callable[..., Run], module_dir: Path) -> None:

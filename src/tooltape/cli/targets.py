@@ -61,6 +61,15 @@ def _on_path(folder: Path) -> Generator[None, None, None]:
             sys.path.remove(entry)
 
 
+def _raised(exc: BaseException) -> str:
+    if isinstance(exc, SystemExit):  # sys.exit() in the module: it stops the import, not us
+        return (
+            f"SystemExit({exc.code!r}): it exits when imported; keep what runs as a script "
+            'under `if __name__ == "__main__":`'
+        )
+    return f"{type(exc).__name__}: {exc}"
+
+
 def _import_file(spec: str, module: str) -> ModuleType:
     try:
         path = Path(module).resolve()
@@ -79,10 +88,10 @@ def _import_file(spec: str, module: str) -> ModuleType:
     with _on_path(path.parent):  # like `python file.py`: its siblings import
         try:
             loader_spec.loader.exec_module(loaded)
-        except Exception as exc:
+        except (Exception, SystemExit) as exc:  # KeyboardInterrupt still interrupts
             sys.modules.pop(name, None)
             raise CliError(
-                f"{spec!r}: importing {path} failed: {type(exc).__name__}: {exc}; fix the module"
+                f"{spec!r}: importing {path} failed: {_raised(exc)}; fix the module"
             ) from exc
     return loaded
 
@@ -101,9 +110,9 @@ def _import_dotted(spec: str, module: str) -> ModuleType:
             raise CliError(
                 f"{spec!r}: importing {module} failed: {exc}; install what it needs"
             ) from exc
-        except Exception as exc:
+        except (Exception, SystemExit) as exc:
             raise CliError(
-                f"{spec!r}: importing {module} failed: {type(exc).__name__}: {exc}; fix the module"
+                f"{spec!r}: importing {module} failed: {_raised(exc)}; fix the module"
             ) from exc
 
 
@@ -138,7 +147,7 @@ def _call(spec: str, target: Any) -> object:
         pass  # no signature to check (a builtin): just call it
     try:
         return target()
-    except Exception as exc:
+    except (Exception, SystemExit) as exc:
         raise CliError(
             f"{spec!r}: calling it raised {type(exc).__name__}: {exc}; fix it so it returns "
             "a Prompt"

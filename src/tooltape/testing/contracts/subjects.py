@@ -183,7 +183,7 @@ def _import(spec: str, root: Path) -> object:
         sys.path.insert(0, entry)
     try:
         module = importlib.import_module(module_name)
-    except Exception as exc:
+    except (Exception, SystemExit) as exc:  # sys.exit() in it; KeyboardInterrupt interrupts
         raise ContractSetupError(
             f"codec {spec!r}: importing {module_name} failed ({type(exc).__name__}: {exc}); "
             f"it must be importable from {root}"
@@ -203,7 +203,7 @@ def _as_codec(spec: str, value: object) -> HostedToolCodec[Any, Any]:
     if isinstance(value, type):
         try:
             value = value()
-        except Exception as exc:
+        except (Exception, SystemExit) as exc:
             raise ContractSetupError(
                 f"codec {spec!r} is a class that cannot be built with no arguments "
                 f"({type(exc).__name__}: {exc}); name an instance instead"
