@@ -159,6 +159,21 @@ def test_a_module_that_fails_to_import_is_a_load_error(tmp_path: Path) -> None:
     assert modules_loaded_from(path) == []
 
 
+def test_a_module_that_exits_when_imported_is_a_load_error(tmp_path: Path) -> None:
+    # A hook or tool module with a script part that ends in sys.exit() would otherwise
+    # end the program that loads the card.
+    path = write(tmp_path / "script.py", "import sys\nsys.exit(3)\n")
+    with pytest.raises(ToolLoadError, match=re.escape("failed: SystemExit: 3")):
+        load_callable("script.py:anything", base_path=tmp_path)
+    assert modules_loaded_from(path) == []
+
+
+def test_an_interrupt_while_importing_still_interrupts(tmp_path: Path) -> None:
+    write(tmp_path / "slow.py", "raise KeyboardInterrupt\n")
+    with pytest.raises(KeyboardInterrupt):
+        load_callable("slow.py:anything", base_path=tmp_path)
+
+
 # --- what is loaded is usable ------------------------------------------------------------
 
 

@@ -83,7 +83,7 @@ def load_callable(spec: str, *, base_path: str | Path | None = None) -> Callable
     try:
         module_spec.loader.exec_module(module)
         _resolve_class_annotations(module)
-    except Exception as exc:
+    except (Exception, SystemExit) as exc:  # KeyboardInterrupt still interrupts
         raise ToolLoadError(
             f"Spec {spec!r}: importing {resolved} failed: {type(exc).__name__}: {exc}"
         ) from exc
