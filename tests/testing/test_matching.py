@@ -22,13 +22,12 @@ from tooltape.testing.matching import (
     DEFAULT_VOLATILE_FIELDS,
     DifferenceKind,
     FieldDifference,
-    VolatilePatternError,
-    compile_pattern,
     diff_json,
     format_differences,
     format_path,
 )
 from tooltape.testing.vcr.matchers import make_body_matcher, path_matcher
+from tooltape.testing.volatile import VolatilePatternError, compile_pattern
 
 RECORDED: dict[str, Any] = {
     "model": "gpt-4o",

@@ -32,7 +32,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import cast
 
-from tooltape.testing.matching import VOLATILE_PATH_FORM, VolatilePatternError, compile_pattern
+from tooltape.testing.volatile import VOLATILE_PATH_FORM, VolatilePatternError, compile_pattern
 
 __all__ = [
     "DEFAULT_CASSETTE_DIR",

@@ -21,12 +21,12 @@ from typing import Any, Protocol, cast
 
 from tooltape.testing.matching import (
     DEFAULT_VOLATILE_FIELDS,
-    compile_pattern,
     diff_json,
     format_differences,
     match_key,
 )
 from tooltape.testing.vcr._names import CaseInsensitiveHeaders
+from tooltape.testing.volatile import compile_pattern
 
 __all__ = ["BodyMatcher", "KeyedMatcher", "RequestLike", "make_body_matcher", "path_matcher"]
 
