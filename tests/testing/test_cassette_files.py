@@ -7,9 +7,11 @@ import errno
 import json
 import os
 import signal
+import stat
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -97,6 +99,44 @@ def test_only_temp_files_tooltape_made_are_removed(tmp_path: Path) -> None:
     write_atomic(tmp_path / "test_c.json", "{}\n")
     assert not earlier.exists()
     assert all(path.exists() for path in foreign)
+
+
+@pytest.fixture
+def umask_027() -> Iterator[None]:
+    previous = os.umask(0o027)
+    try:
+        yield
+    finally:
+        os.umask(previous)
+
+
+def _mode(path: Path) -> int:
+    return stat.S_IMODE(path.lstat().st_mode)
+
+
+@pytest.mark.usefixtures("umask_027")
+def test_a_new_file_gets_the_mode_open_gives_a_new_file(tmp_path: Path) -> None:
+    write_atomic(tmp_path / "test_new.json", "{}\n")
+    assert _mode(tmp_path / "test_new.json") == 0o640  # 0o666 less the umask
+
+
+@pytest.mark.usefixtures("umask_027")
+def test_a_regular_file_written_over_keeps_its_mode(tmp_path: Path) -> None:
+    target = tmp_path / "test_x.json"
+    target.write_text("{}\n")
+    target.chmod(0o604)
+    write_atomic(target, '{"new": true}\n')
+    assert _mode(target) == 0o604
+
+
+@pytest.mark.skipif(not Path("/dev/zero").exists(), reason="needs /dev/zero")
+@pytest.mark.usefixtures("umask_027")
+def test_a_device_written_over_lends_the_file_no_mode(tmp_path: Path) -> None:
+    target = tmp_path / "test_zero.json"
+    target.symlink_to("/dev/zero")  # a device anyone may write: mode 0o666
+    write_atomic(target, "{}\n")
+    assert not target.is_symlink() and target.read_text() == "{}\n"
+    assert _mode(target) == 0o640
 
 
 def test_a_write_that_fails_names_the_file_and_leaves_nothing(tmp_path: Path) -> None:

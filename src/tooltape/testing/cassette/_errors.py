@@ -9,6 +9,7 @@ from pathlib import Path
 __all__ = [
     "REPAIR_HINT",
     "CassetteError",
+    "CassettePathError",
     "CassetteSecretError",
     "CassetteWriteError",
     "SecretFinding",
@@ -47,6 +48,14 @@ class CassetteError(Exception):
         if line is not None:
             where = f" (line {line}" + (f", column {column})" if column is not None else ")")
         super().__init__(f"cassette {self.path}: {problem}{where}; {hint}")
+
+
+class CassettePathError(CassetteError):
+    """Something other than a cassette file at a cassette's path: a folder, a named pipe,
+    a device, or a symlink to one of those or to nothing.
+
+    Nothing can be read from that path, nor written to it, until it is removed or renamed.
+    """
 
 
 class CassetteWriteError(OSError):

@@ -14,8 +14,9 @@ import contextlib
 import hashlib
 import os
 import re
+import secrets
 import socket
-import tempfile
+import stat
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -112,19 +113,50 @@ def remove_stray_temp_files(folder: Path) -> list[Path]:
     return removed
 
 
+_CREATE = (
+    os.O_WRONLY
+    | os.O_CREAT
+    | os.O_EXCL
+    | getattr(os, "O_NOFOLLOW", 0)
+    | getattr(os, "O_CLOEXEC", 0)
+    | getattr(os, "O_BINARY", 0)
+)
+
+
+def _kept_mode(target: Path) -> int | None:
+    """The permission bits of the regular file ``target`` (a symlink followed), kept by the
+    new file; ``None`` when there is none: a folder, a pipe or a device lends none."""
+    try:
+        mode = os.stat(target).st_mode
+    except OSError:
+        return None
+    return stat.S_IMODE(mode) if stat.S_ISREG(mode) else None
+
+
+def _temp_beside(target: Path) -> tuple[int, str]:
+    """A new temp file beside ``target``, created as ``open()`` creates a file: mode 0o666
+    less the umask."""
+    prefix = f".{target.name}.{_HOST}-{os.getpid()}-"
+    while True:
+        name = str(target.parent / f"{prefix}{secrets.token_hex(6)}.tmp")
+        try:
+            return os.open(name, _CREATE, 0o666), name
+        except FileExistsError:  # another writer's name: draw again
+            continue
+
+
 def _write(target: Path, text: str) -> None:
     target.parent.mkdir(parents=True, exist_ok=True)
     remove_stray_temp_files(target.parent)
-    mode = target.stat().st_mode & 0o777 if target.exists() else 0o644
-    fd, tmp_name = tempfile.mkstemp(
-        dir=target.parent, prefix=f".{target.name}.{_HOST}-{os.getpid()}-", suffix=".tmp"
-    )
+    mode = _kept_mode(target)
+    fd, tmp_name = _temp_beside(target)
     try:
         with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as handle:
             handle.write(text)
             handle.flush()
             os.fsync(handle.fileno())
-        os.chmod(tmp_name, mode)
+        if mode is not None:
+            os.chmod(tmp_name, mode)
         os.replace(tmp_name, target)
     except BaseException:
         with contextlib.suppress(OSError):
@@ -137,7 +169,10 @@ def write_atomic(path: Path | str, text: str) -> None:
 
     The text goes to a temporary file in the same directory, is flushed and
     fsynced, then renamed over ``path``; parent directories are created and
-    abandoned temp files of earlier writes in that directory removed. Any
+    abandoned temp files of earlier writes in that directory removed. The file
+    keeps the permission bits of the regular file it replaces; anything else
+    (nothing there, a symlink to a device) lends none, and the file gets what
+    ``open()`` gives a new one (0o666 less the umask). Any
     failure raises :class:`CassetteWriteError` (an ``OSError``) naming ``path``,
     and leaves no temp file.
     """

@@ -7,7 +7,6 @@ name, body trees in their original key order.
 
 from __future__ import annotations
 
-import errno
 import json
 import os
 import stat
@@ -20,10 +19,11 @@ from packaging.version import InvalidVersion, Version
 from pydantic_core import from_json
 
 from tooltape.testing.cassette._document import cassette_from_document, cassette_to_document
-from tooltape.testing.cassette._errors import CassetteError, StructureError
+from tooltape.testing.cassette._errors import CassetteError, CassettePathError, StructureError
 from tooltape.testing.cassette._files import write_atomic
 from tooltape.testing.cassette._limits import MAX_DOCUMENT_DEPTH, TreeLimitError, parse_json_text
 from tooltape.testing.cassette._model import Cassette, CassetteHeader, escape_lone_surrogates
+from tooltape.testing.cassette._paths import REMOVE_HINT, file_kind, irregular_file_error
 from tooltape.testing.cassette._vcrpy_format import cassette_from_vcr
 from tooltape.testing.cassette._yaml import YamlProblem, load_yaml
 
@@ -252,7 +252,8 @@ _NO_WAIT = getattr(os, "O_NONBLOCK", 0)  # POSIX only; elsewhere there is no pip
 
 
 def _read_regular(where: Path) -> bytes:
-    """The bytes of the regular file ``where``; a named pipe, socket or device is refused.
+    """The bytes of the regular file ``where``; a folder, named pipe, socket or device is
+    refused.
 
     Opened without blocking, so a named pipe with no writer opens at once (and is
     refused) instead of being waited on for ever; the file is then checked by its
@@ -261,13 +262,9 @@ def _read_regular(where: Path) -> bytes:
     fd = os.open(where, os.O_RDONLY | _NO_WAIT)
     try:
         mode = os.fstat(fd).st_mode
-        if stat.S_ISDIR(mode):
-            raise IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR), str(where))
         if not stat.S_ISREG(mode):
-            raise CassetteError(
-                where,
-                "not a regular file (a named pipe, socket or device)",
-                hint="replace it with the cassette file, or move it out of the cassette folder",
+            raise irregular_file_error(where) or CassettePathError(
+                where, f"not a regular file: it is {file_kind(mode)}", hint=REMOVE_HINT
             )
         with open(fd, "rb", closefd=False) as file:
             return file.read()
@@ -284,14 +281,17 @@ def load_cassette(path: Path | str) -> Cassette:
     where = Path(path)
     try:
         data = _read_regular(where)
-    except FileNotFoundError:
+    except OSError as error:  # a dangling symlink or a symlink loop among them
+        irregular = irregular_file_error(where)
+        if irregular is not None:
+            raise irregular from None
+        if not isinstance(error, FileNotFoundError):
+            raise CassetteError(where, f"cannot be read ({error.strerror or error})") from None
         raise CassetteError(
             where,
             "no such file",
             hint="record it with `pytest --record-mode=once <test nodeid>`",
         ) from None
-    except OSError as error:
-        raise CassetteError(where, f"cannot be read ({error.strerror or error})") from None
     tree = _json_of_bytes(data)
     if tree is not None:
         return _cassette_from_tree(tree, where)

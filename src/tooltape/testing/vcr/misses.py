@@ -13,6 +13,7 @@ from collections.abc import Callable
 from typing import Any
 
 from tooltape.testing.cassette import CassetteError
+from tooltape.testing.cassette._errors import CassettePathError
 
 # tooltape's vcrpy matchers, by what they compare
 _MATCHER_NAMES = {"tooltape_body": "body", "tooltape_path": "path"}
@@ -52,9 +53,12 @@ def explain_cassette_failure(
 
     ``elsewhere(path)`` says how to make the missing cassette at ``path`` from a recording
     kept somewhere else (``""``: there is none); ``read_from`` is the file the cassette
-    was read from when that is not vcrpy's path (``""``: it is).
+    was read from (``""``: none was read). A file read that left vcrpy nothing to play
+    held no interactions.
     """
     unreadable = _find_in_chain(error, CassetteError)
+    if isinstance(unreadable, CassettePathError):
+        return f"{unreadable}; then record it with:\n\n    {record_command(nodeid)}\n"
     if unreadable is not None:
         # Its message names the file, the place in it and the fix: the traceback through
         # vcrpy and the plugin would only bury it.
@@ -66,6 +70,12 @@ def explain_cassette_failure(
     path = getattr(cassette, "_path", "<cassette>")
     request = found.failed_request
     asked = f"{request.method} {request.path}" if request is not None else "a request"
+    if found.reason == "cassette_not_found" and read_from:
+        return (
+            f"Cassette {read_from} for {nodeid} exists but holds no interactions (replay mode "
+            "never calls the provider).\nRecord it again with:\n\n"
+            f"    {record_command(nodeid, 'rewrite')}\n"
+        )
     if found.reason == "cassette_not_found":
         missing = f"No cassette at {path} for {nodeid} (replay mode never calls the provider).\n"
         moved = elsewhere(str(path)) if elsewhere is not None else ""

@@ -1,0 +1,85 @@
+"""What sits at a cassette's path when it is not a regular file, told from ``stat`` alone.
+
+A folder, a named pipe, a device, a symlink to one of those, or a symlink
+whose target is gone can sit where a cassette is read or written. Reading a
+named pipe waits for a writer for ever and reading ``/dev/zero`` never ends,
+so these are told apart by ``os.lstat`` / ``os.stat``, never by opening the
+file; every reader of cassette paths (``load_cassette``, the pytest plugin,
+the commands) says the same thing about them.
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+from pathlib import Path
+
+from tooltape.testing.cassette._errors import CassettePathError
+
+__all__ = ["file_kind", "irregular_file_error"]
+
+_KINDS = (
+    (stat.S_ISDIR, "a folder"),
+    (stat.S_ISFIFO, "a named pipe"),
+    (stat.S_ISSOCK, "a socket"),
+    (stat.S_ISCHR, "a character device"),
+    (stat.S_ISBLK, "a block device"),
+    (stat.S_ISREG, "a regular file"),
+)
+
+REMOVE_HINT = (
+    "remove or rename it: a cassette is a regular file, read from and written to this path"
+)
+"""What to do about something other than a cassette file at a cassette's path."""
+
+LINK_HINT = "point the link at an existing cassette file, or remove the link"
+"""What to do about a symlink at a cassette's path that leads nowhere."""
+
+
+def file_kind(mode: int) -> str:
+    """What a file of ``st_mode`` ``mode`` is, in words (``"a named pipe"``)."""
+    for test, kind in _KINDS:
+        if test(mode):
+            return kind
+    return "a special file"
+
+
+def _not_regular(path: Path, mode: int, link: str) -> CassettePathError:
+    kind = file_kind(mode)
+    seen = f"a symlink to {link}, {kind}" if link else kind
+    if stat.S_ISDIR(mode):
+        return CassettePathError(path, f"is {seen}, not a cassette file", hint=REMOVE_HINT)
+    return CassettePathError(path, f"not a regular file: it is {seen}", hint=REMOVE_HINT)
+
+
+def irregular_file_error(path: Path | str) -> CassettePathError | None:
+    """The error for what sits at ``path`` when it is not a regular file (or a symlink to
+    one): a folder, a named pipe, a socket, a device, a symlink to one of those, a
+    symlink whose target does not exist or that loops. ``None`` when ``path`` is a regular
+    file, or when nothing at all is there. Only ``stat`` is used: nothing is opened.
+    """
+    where = Path(path)
+    try:
+        mode = os.lstat(where).st_mode
+    except (OSError, ValueError):  # nothing there, or no path a file can have
+        return None
+    link = ""
+    if stat.S_ISLNK(mode):
+        try:
+            link = os.readlink(where)
+        except OSError:
+            link = "?"
+        try:
+            mode = os.stat(where).st_mode
+        except FileNotFoundError:
+            return CassettePathError(
+                where, f"is a symlink to {link}, which does not exist", hint=LINK_HINT
+            )
+        except OSError as error:  # a loop, or a target in a folder that cannot be searched
+            reason = error.strerror or str(error)
+            return CassettePathError(
+                where, f"is a symlink to {link} that cannot be followed ({reason})", hint=LINK_HINT
+            )
+    if stat.S_ISREG(mode):
+        return None
+    return _not_regular(where, mode, link)
