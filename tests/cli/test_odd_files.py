@@ -1,7 +1,9 @@
-"""The ``tooltape`` command on files that are not plain cassettes: symlink loops, pipes.
+"""The ``tooltape`` command on files that are not plain cassettes: symlink loops, pipes,
+devices, symlinks to nothing.
 
-Each case runs the installed command in a subprocess, as a user does, with a
-timeout: a traceback, a hang or exit 0 on a broken input is a failure.
+Cases that could hang run the installed command in a subprocess, as a user
+does, with a timeout: a traceback, a hang or exit 0 on a broken input is a
+failure. The others run it in-process (the ``cli`` fixture).
 """
 
 from __future__ import annotations
@@ -9,9 +11,11 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from cli_helpers import Run
 
 
 def tooltape(*argv: str, cwd: Path) -> subprocess.CompletedProcess[str]:
@@ -79,3 +83,95 @@ def test_a_cassette_dir_no_path_can_hold_is_a_settings_error(tmp_path: Path, com
     assert "Traceback" not in done.stdout + done.stderr
     assert done.returncode == 2
     assert "pyproject.toml: cassette_dir" in done.stderr
+
+
+def _odd_files(folder: Path) -> dict[str, Path]:
+    """A folder of cassette names that no cassette sits behind: a symlink to ``/dev/zero``,
+    a named pipe and a symlink to nothing."""
+    folder.mkdir(parents=True, exist_ok=True)
+    odd = {"zero": folder / "zero.json", "pipe": folder / "pipe.yaml", "gone": folder / "gone.json"}
+    odd["zero"].symlink_to("/dev/zero")
+    os.mkfifo(odd["pipe"])
+    odd["gone"].symlink_to("nowhere.json")
+    return odd
+
+
+posix_only = pytest.mark.skipif(
+    not hasattr(os, "mkfifo") or not Path("/dev/zero").exists(), reason="pipes, /dev/zero: POSIX"
+)
+
+SAID = {
+    "zero": "is not a regular file: it is a symlink to /dev/zero, a character device",
+    "pipe": "is not a regular file: it is a named pipe",
+    "gone": "is a symlink to nowhere.json, which does not exist",
+}
+
+
+@posix_only
+@pytest.mark.parametrize("name", list(SAID))
+def test_importing_what_is_no_regular_file_says_what_it_is(
+    cli: Callable[..., Run], tmp_path: Path, name: str
+) -> None:
+    source = _odd_files(tmp_path / "src")[name]
+    run = cli("import", str(source), "--out", str(tmp_path / "out"))
+    assert run.code == 1
+    assert f"skipped  {source}: {SAID[name]}" in run.out
+    assert "no such file" not in run.out
+
+
+@posix_only
+def test_importing_a_folder_names_each_file_it_skips_and_why(
+    cli: Callable[..., Run], tmp_path: Path
+) -> None:
+    odd = _odd_files(tmp_path / "src")
+    (tmp_path / "src" / "sub.json").mkdir()  # a folder with a cassette's name is walked
+    run = cli("import", str(tmp_path / "src"), "--out", str(tmp_path / "out"))
+    assert run.code == 1
+    for name, path in odd.items():
+        assert f"skipped  {path}: {SAID[name]}" in run.out
+    assert "0 cassettes written" in run.out and "3 not" in run.out
+
+
+def test_inspect_of_a_dangling_symlink_names_its_missing_target(
+    cli: Callable[..., Run], tmp_path: Path
+) -> None:
+    link = tmp_path / "gone.json"
+    link.symlink_to("nowhere.json")
+    run = cli("inspect", str(link))
+    assert run.code == 1
+    assert f"{link}: is a symlink to nowhere.json, which does not exist" in run.err
+    assert "did you mean" not in run.err
+
+
+def test_lint_names_a_dangling_symlink_by_its_own_name(
+    cli: Callable[..., Run], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (tmp_path / "cassettes").mkdir()
+    (tmp_path / "cassettes" / "test_x.json").symlink_to("nowhere.json")
+    monkeypatch.chdir(tmp_path)
+    run = cli("lint", "cassettes")
+    assert run.code == 1
+    lines = run.out.splitlines()
+    assert "cassettes/test_x.json" in lines
+    assert "is a symlink to nowhere.json, which does not exist" in run.out
+    assert "nowhere.json" not in [line.strip() for line in lines]
+    assert "cassettes/nowhere.json" not in run.out
+    assert "--record-mode=once" not in run.out
+
+
+@posix_only
+@pytest.mark.parametrize("kind", ["device", "pipe", "link"])
+def test_specs_of_a_path_that_is_no_regular_file_says_what_it_is(
+    cli: Callable[..., Run], tmp_path: Path, monkeypatch: pytest.MonkeyPatch, kind: str
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    odd = _odd_files(tmp_path / "src")
+    path, said = {
+        "device": ("/dev/zero", "/dev/zero is not a regular file: it is a character device"),
+        "pipe": (str(odd["pipe"]), f"{odd['pipe']} {SAID['pipe']}"),
+        "link": ("src/gone.json", f"src/gone.json {SAID['gone']}"),
+    }[kind]
+    run = cli("specs", f"{path}:PROMPT")
+    assert run.code == 1
+    assert said in run.err
+    assert "no file" not in run.err

@@ -69,9 +69,10 @@ def _make(kind: str, path: Path) -> None:
 
 
 SAID = {
-    "folder": "is a folder, not a cassette file",
-    "named pipe": "not a regular file: it is a named pipe",
-    "symlink to /dev/zero": "not a regular file: it is a symlink to /dev/zero, a character device",
+    "folder": "is not a regular file: it is a folder",
+    "named pipe": "is not a regular file: it is a named pipe",
+    "symlink to /dev/zero": "is not a regular file: it is a symlink to /dev/zero, a character "
+    "device",
     "dangling symlink": "is a symlink to nowhere.json, which does not exist",
 }
 

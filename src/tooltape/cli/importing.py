@@ -35,6 +35,7 @@ from tooltape.testing.cassette import (
     save_cassette,
     scrub_text,
 )
+from tooltape.testing.cassette._paths import irregular_file_error
 
 _SUFFIXES = (".yaml", ".yml", ".json")
 
@@ -88,7 +89,9 @@ def expand_sources(arguments: Sequence[str]) -> list[Source]:
     for argument in arguments:
         path = Path(argument)
         if path.is_dir():
-            found = sorted(p for p in path.rglob("*") if p.is_file() and p.suffix in _SUFFIXES)
+            # Not only regular files: a named pipe or a dangling symlink is named when it is
+            # skipped, not passed over in silence.
+            found = sorted(p for p in path.rglob("*") if p.suffix in _SUFFIXES and not p.is_dir())
             if not found:
                 raise UsageError(
                     f"{argument} holds no .yaml/.yml/.json cassette: pass cassette files"
@@ -147,6 +150,9 @@ def import_one(
     ``policy`` is the project's scrubbing (``[tool.tooltape.scrub]``).
     """
     if not plan.source.is_file():
+        irregular = irregular_file_error(plan.source)
+        if irregular is not None:
+            return ImportOutcome(False, f"{irregular.problem}; pass the cassette file itself")
         return ImportOutcome(False, "no such file; check the path")
     if scrub_text(plan.target.name, policy) != plan.target.name:
         return ImportOutcome(

@@ -33,6 +33,7 @@ from tooltape.testing.cassette import (
     load_cassette,
     scrub_cassette,
 )
+from tooltape.testing.cassette._paths import irregular_file_error
 from tooltape.testing.recorded.answers import RecordedAnswer
 from tooltape.testing.recorded.calls import InspectedCall
 from tooltape.testing.recorded.inspection import (
@@ -82,7 +83,8 @@ def _missing(path: Path) -> CliError:
         names = [entry.name for entry in islice(folder.iterdir(), _SIBLINGS_SCANNED)]
     except OSError:
         names = []
-    close = difflib.get_close_matches(path.name, names, n=3, cutoff=0.6)
+    others = [name for name in names if name != path.name]
+    close = difflib.get_close_matches(path.name, others, n=3, cutoff=0.6)
     guess = f" (did you mean {', '.join(str(folder / name) for name in close)}?)" if close else ""
     return CliError(f"{path}: no such file{guess}; check the path")
 
@@ -127,6 +129,9 @@ def _load(argument: str) -> Cassette:
             f"{argument} is a folder: pass one cassette file "
             f"(or run `tooltape check {argument}` for the whole folder)"
         )
+    irregular = irregular_file_error(path)  # a pipe or device is never opened to find out
+    if irregular is not None:
+        raise CliError(str(irregular))
     if not path.exists():
         raise _missing(path)
     try:

@@ -22,6 +22,7 @@ from typing import Any, cast
 
 from tooltape.cli.errors import CliError, UsageError
 from tooltape.prompt import Prompt
+from tooltape.testing.cassette._paths import irregular_file_error
 
 _FORM = "MODULE:ATTR (e.g. `myproject.prompts:support_prompt` or `prompts.py:build`)"
 _WANT = "a Prompt, or a zero-argument callable returning a Prompt or a (Prompt, *params) tuple"
@@ -76,6 +77,12 @@ def _import_file(spec: str, module: str) -> ModuleType:
     except (OSError, RuntimeError) as exc:  # RuntimeError: a symlink loop (Python < 3.13)
         raise CliError(f"{spec!r}: {module} cannot be resolved ({exc}); check the path") from None
     if not path.is_file():
+        irregular = irregular_file_error(module)  # the path as given: a link is named as such
+        if irregular is not None:
+            raise CliError(
+                f"{spec!r}: {module} {irregular.problem}; pass a path/to/file.py or a dotted "
+                "module name"
+            )
         raise CliError(f"{spec!r}: no file {path}; check the path (relative to {Path.cwd()})")
     name = f"_tooltape_specs_{path.stem}_{next(_counter)}"
     loader_spec = importlib.util.spec_from_file_location(name, path)

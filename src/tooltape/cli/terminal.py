@@ -130,9 +130,13 @@ class Console:
 
 
 def display_path(path: Path) -> str:
-    """``path`` relative to the current directory when it lies inside it."""
+    """``path`` relative to the current directory when it lies inside it; a symlink is
+    named as itself, not as its target."""
     try:
-        relative = path.resolve().relative_to(Path.cwd().resolve())
+        # Only the folder is resolved when the path is a link: its target may be elsewhere,
+        # or nowhere at all.
+        absolute = path.parent.resolve() / path.name if path.is_symlink() else path.resolve()
+        relative = absolute.relative_to(Path.cwd().resolve())
     except (ValueError, OSError, RuntimeError):  # RuntimeError: a symlink loop (Python < 3.13)
         return str(path)
     return str(relative) if str(relative) != "." else "."

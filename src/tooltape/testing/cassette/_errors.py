@@ -55,7 +55,13 @@ class CassettePathError(CassetteError):
     a device, or a symlink to one of those or to nothing.
 
     Nothing can be read from that path, nor written to it, until it is removed or renamed.
+    ``what`` says what is there (``"a named pipe"``, ``"a symlink to nowhere, which does
+    not exist"``).
     """
+
+    def __init__(self, path: Path | str, what: str, problem: str, *, hint: str) -> None:
+        self.what = what
+        super().__init__(path, problem, hint=hint)
 
 
 class CassetteWriteError(OSError):

@@ -263,8 +263,9 @@ def _read_regular(where: Path) -> bytes:
     try:
         mode = os.fstat(fd).st_mode
         if not stat.S_ISREG(mode):
+            kind = file_kind(mode)
             raise irregular_file_error(where) or CassettePathError(
-                where, f"not a regular file: it is {file_kind(mode)}", hint=REMOVE_HINT
+                where, kind, f"is not a regular file: it is {kind}", hint=REMOVE_HINT
             )
         with open(fd, "rb", closefd=False) as file:
             return file.read()

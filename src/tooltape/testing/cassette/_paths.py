@@ -46,10 +46,12 @@ def file_kind(mode: int) -> str:
 
 def _not_regular(path: Path, mode: int, link: str) -> CassettePathError:
     kind = file_kind(mode)
-    seen = f"a symlink to {link}, {kind}" if link else kind
-    if stat.S_ISDIR(mode):
-        return CassettePathError(path, f"is {seen}, not a cassette file", hint=REMOVE_HINT)
-    return CassettePathError(path, f"not a regular file: it is {seen}", hint=REMOVE_HINT)
+    what = f"a symlink to {link}, {kind}" if link else kind
+    return CassettePathError(path, what, f"is not a regular file: it is {what}", hint=REMOVE_HINT)
+
+
+def _broken_link(path: Path, what: str) -> CassettePathError:
+    return CassettePathError(path, what, f"is {what}", hint=LINK_HINT)
 
 
 def irregular_file_error(path: Path | str) -> CassettePathError | None:
@@ -72,14 +74,10 @@ def irregular_file_error(path: Path | str) -> CassettePathError | None:
         try:
             mode = os.stat(where).st_mode
         except FileNotFoundError:
-            return CassettePathError(
-                where, f"is a symlink to {link}, which does not exist", hint=LINK_HINT
-            )
+            return _broken_link(where, f"a symlink to {link}, which does not exist")
         except OSError as error:  # a loop, or a target in a folder that cannot be searched
             reason = error.strerror or str(error)
-            return CassettePathError(
-                where, f"is a symlink to {link} that cannot be followed ({reason})", hint=LINK_HINT
-            )
+            return _broken_link(where, f"a symlink to {link} that cannot be followed ({reason})")
     if stat.S_ISREG(mode):
         return None
     return _not_regular(where, mode, link)
