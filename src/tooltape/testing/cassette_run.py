@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable, Mapping
+from collections.abc import Hashable, Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import PurePosixPath
 from typing import Any, cast
@@ -12,9 +12,11 @@ import pytest
 
 from tooltape.testing.cassette import CassetteSource
 from tooltape.testing.settings import SettingsError, volatile_paths
+from tooltape.testing.vcr.matchers import BodyMatcher
 
 __all__ = [
     "CASSETTE_RUN",
+    "BodyUnlessImported",
     "CassetteRun",
     "cassette_folder_of",
     "command_nodeid",
@@ -126,3 +128,33 @@ def command_nodeid(item: pytest.Item) -> str:
         return item.nodeid
     path, separator, rest = item.nodeid.partition("::")
     return os.path.relpath(root / path, here) + separator + rest
+
+
+class BodyUnlessImported:
+    """The body matcher, except for imported cassettes the project did not ask to match
+    by body.
+
+    An imported cassette may hold requests another client made (recordings of
+    another project): its bodies then say nothing about this code's wire, and
+    only method and path count, as in vcrpy's default ``match_on``. A project
+    whose ``match_on`` names the body (``body``, ``raw_body``) asked for its
+    bodies to be compared, and they are, with tooltape's diff.
+    """
+
+    __name__ = "tooltape_body"  # vcrpy labels failures with it
+    __qualname__ = "tooltape_body"
+
+    def __init__(self, state: CassetteRun, matcher: BodyMatcher) -> None:
+        self.state = state
+        self.matcher = matcher
+
+    def _skipped(self) -> bool:
+        state = self.state
+        return state.source == "import" and not state.compares_bodies
+
+    def __call__(self, current: Any, recorded: Any) -> None:
+        if not self._skipped():
+            self.matcher(current, recorded)
+
+    def request_key(self, request: Any) -> Hashable:
+        return None if self._skipped() else self.matcher.request_key(request)

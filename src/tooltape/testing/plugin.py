@@ -37,7 +37,7 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import os
-from collections.abc import Generator, Hashable, Iterator, Mapping, Sequence
+from collections.abc import Generator, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
 
@@ -57,6 +57,7 @@ from tooltape.testing.cassette_options import (
 )
 from tooltape.testing.cassette_run import (
     CASSETTE_RUN,
+    BodyUnlessImported,
     CassetteRun,
     cassette_folder_of,
     command_nodeid,
@@ -87,7 +88,7 @@ from tooltape.testing.settings import (
 )
 from tooltape.testing.snapshots import wire_snapshot
 from tooltape.testing.stale_cassettes import stale_message
-from tooltape.testing.vcr.matchers import BodyMatcher, make_body_matcher
+from tooltape.testing.vcr.matchers import make_body_matcher
 from tooltape.testing.vcr.misses import explain_cassette_failure
 from tooltape.testing.vcr.recorder import configure_vcr
 
@@ -263,39 +264,9 @@ def pytest_recording_configure(config: pytest.Config, vcr: Any) -> None:
     configure_vcr(
         recorder,
         persister=RunPersister(state, extra_paths, settings.scrub, live_secrets(os.environ)),
-        body_matcher=_BodyUnlessImported(state, make_body_matcher(volatile, name="tooltape_body")),
+        body_matcher=BodyUnlessImported(state, make_body_matcher(volatile, name="tooltape_body")),
         scrub=settings.scrub,
     )
-
-
-class _BodyUnlessImported:
-    """The body matcher, except for imported cassettes the project did not ask to match
-    by body.
-
-    An imported cassette may hold requests another client made (recordings of
-    another project): its bodies then say nothing about this code's wire, and
-    only method and path count, as in vcrpy's default ``match_on``. A project
-    whose ``match_on`` names the body (``body``, ``raw_body``) asked for its
-    bodies to be compared, and they are, with tooltape's diff.
-    """
-
-    __name__ = "tooltape_body"  # vcrpy labels failures with it
-    __qualname__ = "tooltape_body"
-
-    def __init__(self, state: CassetteRun, matcher: BodyMatcher) -> None:
-        self.state = state
-        self.matcher = matcher
-
-    def _skipped(self) -> bool:
-        state = self.state
-        return state.source == "import" and not state.compares_bodies
-
-    def __call__(self, current: Any, recorded: Any) -> None:
-        if not self._skipped():
-            self.matcher(current, recorded)
-
-    def request_key(self, request: Any) -> Hashable:
-        return None if self._skipped() else self.matcher.request_key(request)
 
 
 @pytest.hookimpl(wrapper=True)
