@@ -266,43 +266,6 @@ def test_compressed_bodies_are_decoded(encoding: str, compress: Callable[[bytes]
     assert replay["headers"]["content-length"] == [str(len(replayed))]  # type: ignore[index]
 
 
-def _strict_json(text: str) -> object:
-    """``json.loads`` refusing what JSON has no word for (NaN, Infinity)."""
-
-    def refuse(token: str) -> object:
-        raise ValueError(f"{token} is not JSON")
-
-    return json.loads(text, parse_constant=refuse)
-
-
-@pytest.mark.parametrize(
-    "payload",
-    [b'{"score": 1e999}', b'{"score": NaN, "range": [-Infinity, 1]}'],
-    ids=["past a double", "NaN and Infinity"],
-)
-def test_a_body_json_has_no_number_for_is_kept_as_sent(payload: bytes) -> None:
-    text = _vcrpy_yaml(payload, {"Content-Type": ["application/json"]})
-    cassette = parse_cassette(text)
-    response = cassette.interactions[0].response
-    assert response.body == TextBody(payload.decode())  # not a tree of non-finite floats
-    _strict_json(dump_cassette(cassette))  # the cassette file stays JSON
-    assert response_to_vcr(response)["body"] == {"string": payload}  # replayed as sent
-
-
-def test_a_stream_event_json_has_no_number_for_is_kept_as_sent() -> None:
-    stream = b'data: {"delta":NaN}\n\ndata: {"delta":1}\n\n'
-    text = _vcrpy_yaml(stream, {"Content-Type": ["text/event-stream"]})
-    cassette = parse_cassette(text)
-    body = cassette.interactions[0].response.body
-    assert isinstance(body, SseBody)
-    assert [(event.data, event.raw_data) for event in body.events] == [
-        ('{"delta":NaN}', True),
-        ({"delta": 1}, False),
-    ]
-    _strict_json(dump_cassette(cassette))
-    assert response_to_vcr(cassette.interactions[0].response)["body"] == {"string": stream}
-
-
 def test_unknown_encoding_is_kept_as_binary() -> None:
     text = _vcrpy_yaml(b"\x00\xffzz", {"content-encoding": ["zstd"]})
     response = parse_cassette(text).interactions[0].response

@@ -25,6 +25,7 @@ from tooltape.testing.cassette import (
     scrub_text,
     write_atomic,
 )
+from tooltape.testing.cassette._errors import REPAIR_HINT, StructureError
 from tooltape.testing.cassette._paths import irregular_file_error
 from tooltape.testing.cassette_run import CassetteRun
 from tooltape.testing.settings import ScrubSettings
@@ -72,11 +73,13 @@ class RunPersister:
                 if index != 0 or not os.path.isfile(yaml_path):
                     continue
                 path = yaml_path
-            cassette = load_cassette(path)
+            # NaN and Infinity are refused as it loads; a number past a double, when
+            # the body holding it is played (a walk of every value costs a sixth of a load).
+            cassette = load_cassette(path, check_numbers=False)
             if index == 0:
                 self.state.source = cassette.header.source
                 self.state.read_from = path
-            more_requests, more_responses = vcr_interactions(cassette)
+            more_requests, more_responses = vcr_interactions(cassette, path)
             requests.extend(more_requests)
             responses.extend(more_responses)
         if not requests:
@@ -120,7 +123,14 @@ class RunPersister:
             for request, response in zip(requests, responses, strict=True)
         ]
         try:
-            cassette = serializer_.to_cassette({"interactions": interactions})
+            try:
+                cassette = serializer_.to_cassette({"interactions": interactions})
+            except StructureError as error:  # a body no cassette may hold (NaN in JSON)
+                raise CassetteError(
+                    cassette_path,
+                    f"not written: {error.where}: {error.problem}",
+                    hint=error.hint or REPAIR_HINT,
+                ) from None
             if late:
                 cassette = scrub_cassette(cassette, policy)
             findings = find_secrets(cassette, policy)

@@ -11,7 +11,7 @@ import zlib
 from collections.abc import Callable, Iterable, Mapping
 from typing import cast
 
-from tooltape.testing.cassette._limits import parse_json_text
+from tooltape.testing.cassette._limits import NonFiniteNumberError, parse_json_text
 from tooltape.testing.cassette._model import (
     BinaryBody,
     Body,
@@ -19,7 +19,6 @@ from tooltape.testing.cassette._model import (
     Headers,
     JsonBody,
     TextBody,
-    finite_json,
 )
 from tooltape.testing.cassette._sse import parse_sse
 
@@ -115,7 +114,12 @@ def _content_type(headers: Headers) -> str:
 
 
 def body_from_bytes(headers: Headers, data: bytes) -> Body:
-    """Classify already-decoded body bytes using the ``content-type`` header."""
+    """Classify already-decoded body bytes using the ``content-type`` header.
+
+    JSON holding ``NaN``, ``Infinity`` or a number past a double (in a JSON body
+    or an event's data) raises :class:`NonFiniteNumberError`: a cassette never
+    holds one, and keeping it as text would replay what no JSON reader agrees on.
+    """
     if not data:
         return EmptyBody()
     content_type = _content_type(headers)
@@ -130,7 +134,9 @@ def body_from_bytes(headers: Headers, data: bytes) -> Body:
     if content_type == "application/json" or content_type.endswith("+json"):
         try:
             tree = parse_json_text(text)
+        except NonFiniteNumberError:
+            raise
         except ValueError:  # not JSON, or nested too deep to keep as a tree
             return TextBody(text)
-        return JsonBody(tree) if finite_json(tree) else TextBody(text)
+        return JsonBody(tree)
     return TextBody(text)

@@ -131,10 +131,11 @@ class StructureError(ValueError):
     """A document that parsed but does not have a cassette's shape (internal).
 
     ``where`` is a JSON pointer into the document; callers that know the file
-    turn this into a :class:`CassetteError`.
+    turn this into a :class:`CassetteError`, with ``hint`` when it is given.
     """
 
-    def __init__(self, where: str, problem: str) -> None:
+    def __init__(self, where: str, problem: str, hint: str | None = None) -> None:
         self.where = where
         self.problem = problem
+        self.hint = hint
         super().__init__(f"{where or '/'}: {problem}")

@@ -19,9 +19,21 @@ from packaging.version import InvalidVersion, Version
 from pydantic_core import from_json
 
 from tooltape.testing.cassette._document import cassette_from_document, cassette_to_document
-from tooltape.testing.cassette._errors import CassetteError, CassettePathError, StructureError
+from tooltape.testing.cassette._errors import (
+    REPAIR_HINT,
+    CassetteError,
+    CassettePathError,
+    StructureError,
+)
 from tooltape.testing.cassette._files import write_atomic
-from tooltape.testing.cassette._limits import MAX_DOCUMENT_DEPTH, TreeLimitError, parse_json_text
+from tooltape.testing.cassette._limits import (
+    MAX_DOCUMENT_DEPTH,
+    NON_FINITE_HINT,
+    NonFiniteNumberError,
+    TreeLimitError,
+    check_finite,
+    parse_json_text,
+)
 from tooltape.testing.cassette._model import Cassette, CassetteHeader, escape_lone_surrogates
 from tooltape.testing.cassette._paths import REMOVE_HINT, file_kind, irregular_file_error
 from tooltape.testing.cassette._vcrpy_format import cassette_from_vcr
@@ -30,6 +42,7 @@ from tooltape.testing.cassette._yaml import YamlProblem, load_yaml
 __all__ = [
     "dump_cassette",
     "load_cassette",
+    "non_finite_error",
     "parse_cassette",
     "save_cassette",
     "tooltape_version",
@@ -77,9 +90,16 @@ def dump_cassette(cassette: Cassette) -> str:
     """The cassette as tooltape JSON text, ending with a newline.
 
     A lone surrogate a provider sent (``"\\ud83d"``) is written as that escape,
-    so the file is valid UTF-8 and reads back to the same text.
+    so the file is valid UTF-8 and reads back to the same text. A number JSON
+    cannot hold (``NaN``, an infinity) raises :class:`NonFiniteNumberError`
+    naming where it is in the document: nothing is written in its place.
     """
-    text = json.dumps(cassette_to_document(cassette), indent=2, ensure_ascii=False) + "\n"
+    document = cassette_to_document(cassette)
+    try:
+        text = json.dumps(document, indent=2, ensure_ascii=False, allow_nan=False) + "\n"
+    except ValueError:
+        check_finite(document)
+        raise
     try:
         text.encode("utf-8")
     except UnicodeEncodeError:
@@ -87,9 +107,18 @@ def dump_cassette(cassette: Cassette) -> str:
     return text
 
 
+def non_finite_error(path: Path | str, error: NonFiniteNumberError) -> CassetteError:
+    """The :class:`CassetteError` of a cassette holding a number JSON cannot hold."""
+    return CassetteError(path, f"{error.where or '/'}: {error.problem}", hint=NON_FINITE_HINT)
+
+
 def save_cassette(path: Path | str, cassette: Cassette) -> None:
     """Write the cassette as tooltape JSON, atomically."""
-    write_atomic(path, dump_cassette(cassette))
+    try:
+        text = dump_cassette(cassette)
+    except NonFiniteNumberError as error:
+        raise non_finite_error(path, error) from None
+    write_atomic(path, text)
 
 
 def _line_of(text: str, offset: int) -> tuple[int, int]:
@@ -155,6 +184,8 @@ def _parse_tree(text: str, path: Path, raw: bytes | None = None) -> object:
             return parse_json_text(source, max_depth=MAX_DOCUMENT_DEPTH)
         except TreeLimitError as error:
             raise CassetteError(path, f"refused: {error}", hint=LIMIT_HINT) from None
+        except NonFiniteNumberError as error:
+            raise non_finite_error(path, error) from None
         except json.JSONDecodeError as error:
             _check_not_special(text, path)
             raise CassetteError(
@@ -167,7 +198,11 @@ def _parse_tree(text: str, path: Path, raw: bytes | None = None) -> object:
             raise CassetteError(path, f"invalid JSON: {_unreadable_value(error)}") from None
     _check_not_special(text, path)
     try:
-        return load_yaml(text)
+        tree = load_yaml(text)
+        check_finite(tree)  # YAML's .nan and .inf, and 1e400, read as floats JSON cannot hold
+        return tree
+    except NonFiniteNumberError as error:
+        raise non_finite_error(path, error) from None
     except YamlProblem as problem:
         if problem.limit:
             raise CassetteError(path, f"refused: {problem.problem}", hint=LIMIT_HINT) from None
@@ -207,12 +242,13 @@ def _json_of_bytes(data: bytes) -> object | None:
     pydantic refuses bytes that are not UTF-8 (anywhere: outside strings any
     byte past ASCII is a syntax error), so what it reads needs no decoding
     first (about 0.1 ms for a 300 KiB non-ASCII cassette). Anything it
-    refuses goes the way of text, which says what is wrong and where.
+    refuses goes the way of text, which says what is wrong and where
+    (``NaN`` and ``Infinity`` among them).
     """
     if data[:1] != b"{":
         return None
     try:
-        return from_json(data)
+        return from_json(data, allow_inf_nan=False)
     except ValueError:
         return None
 
@@ -234,7 +270,7 @@ def _cassette_from_tree(tree: object, where: Path) -> Cassette:
         problem = f"unexpected content at {error.where or '/'}: {error.problem}"
         newer = _newer_writer(doc.get("tooltape"))
         if newer is None:
-            raise CassetteError(where, problem) from None
+            raise CassetteError(where, problem, hint=error.hint or REPAIR_HINT) from None
         raise CassetteError(
             where,
             f"{problem} (it was written by tooltape {newer}, newer than this tooltape "
@@ -273,11 +309,16 @@ def _read_regular(where: Path) -> bytes:
         os.close(fd)
 
 
-def load_cassette(path: Path | str) -> Cassette:
+def load_cassette(path: Path | str, *, check_numbers: bool = True) -> Cassette:
     """Read a tooltape JSON cassette or a plain vcrpy / pytest-recording cassette.
 
     ``Cassette.format`` tells which one was read. Any file that cannot be read
-    raises :class:`CassetteError` naming the file, the problem and the fix.
+    raises :class:`CassetteError` naming the file, the problem and the fix; so
+    does one holding ``NaN``, ``Infinity`` or a number past a double (``1e400``).
+    ``check_numbers=False`` leaves finding the last of those in a tooltape JSON
+    file to whoever writes its bodies back to bytes (replay does, as it plays a
+    response, and says where): looking costs a walk of every value, a sixth of
+    a load.
     """
     where = Path(path)
     try:
@@ -295,6 +336,11 @@ def load_cassette(path: Path | str) -> Cassette:
         ) from None
     tree = _json_of_bytes(data)
     if tree is not None:
+        if check_numbers:
+            try:
+                check_finite(tree)
+            except NonFiniteNumberError as error:
+                raise non_finite_error(where, error) from None
         return _cassette_from_tree(tree, where)
     try:
         text = data.decode("utf-8")

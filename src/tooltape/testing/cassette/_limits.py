@@ -9,6 +9,7 @@ Every tree tooltape keeps is checked here once, when it is parsed.
 from __future__ import annotations
 
 import json
+import math
 from typing import cast
 
 from pydantic_core import from_json
@@ -18,8 +19,11 @@ __all__ = [
     "MAX_DOCUMENT_DEPTH",
     "MAX_EXPANDED_CHARS",
     "MAX_EXPANDED_NODES",
+    "NON_FINITE_HINT",
+    "NonFiniteNumberError",
     "TreeLimitError",
     "check_tree",
+    "check_finite",
     "parse_json_text",
 ]
 
@@ -116,20 +120,80 @@ def check_tree(tree: object, *, max_depth: int = MAX_DOCUMENT_DEPTH) -> None:
         expanded[key] = (nodes, chars, levels)
 
 
+NON_FINITE_HINT = (
+    "JSON has no NaN or Infinity, and a number past a double (about 1.8e308) cannot be read "
+    'back as itself: write null, a finite number, or the value as a string ("NaN") instead'
+)
+"""What to do about a number JSON cannot hold."""
+
+
+class NonFiniteNumberError(ValueError):
+    """JSON holding ``NaN``, ``Infinity``, ``-Infinity`` or a number past a double (``1e400``).
+
+    Python reads each as a non-finite float and would write it back as a word
+    JSON does not have (or as another value). ``where`` is the JSON pointer of
+    the first one in the parsed value (``""`` for the value itself).
+    """
+
+    def __init__(self, where: str, value: float) -> None:
+        self.where = where
+        self.value = value
+        spelled = "NaN" if math.isnan(value) else ("-Infinity" if value < 0 else "Infinity")
+        self.problem = f"{spelled} (or a number past a double) is not a JSON number"
+        super().__init__(f"{where or '/'}: {self.problem}")
+
+
+def _all_finite(tree: object) -> bool:
+    stack = [tree]
+    while stack:
+        node = stack.pop()
+        kind = type(node)
+        if kind is dict:
+            stack.extend(cast("dict[str, object]", node).values())
+        elif kind is list:
+            stack.extend(cast("list[object]", node))
+        elif kind is float and not math.isfinite(cast(float, node)):
+            return False
+    return True
+
+
+def _step(key: object) -> str:
+    text = str(key)
+    return "/" + text.replace("~", "~0").replace("/", "~1")
+
+
+def check_finite(tree: object) -> None:
+    """Raise :class:`NonFiniteNumberError` naming the first non-finite number in ``tree``."""
+    if _all_finite(tree):
+        return
+    stack: list[tuple[object, str]] = [(tree, "")]
+    while stack:
+        node, where = stack.pop()
+        if isinstance(node, dict):
+            items = cast("dict[object, object]", node).items()
+            stack.extend((value, where + _step(key)) for key, value in reversed(items))
+        elif isinstance(node, list):
+            listed = cast("list[object]", node)
+            stack.extend((listed[i], f"{where}/{i}") for i in reversed(range(len(listed))))
+        elif isinstance(node, float) and not math.isfinite(node):
+            raise NonFiniteNumberError(where, node)
+
+
 _TOO_DEEP = "recursion limit exceeded"
 
 
 def parse_json_text(text: str | bytes, *, max_depth: int = MAX_BODY_DEPTH) -> object:
     """The JSON value ``text`` holds, at most ``max_depth`` deep.
 
-    Raises ``ValueError`` for text that is not JSON and :class:`TreeLimitError`
-    (a ``ValueError`` too) for JSON nested deeper. pydantic-core parses it when
-    it can (fast, and bounded at about 200 levels); the standard library takes
-    what only it accepts (lone surrogate escapes, numbers beyond a double) and
-    the result is then checked.
+    Raises ``ValueError`` for text that is not JSON, :class:`TreeLimitError`
+    (a ``ValueError`` too) for JSON nested deeper, and :class:`NonFiniteNumberError`
+    (also one) for ``NaN``, ``Infinity`` or a number past a double. pydantic-core
+    parses it when it can (fast, and bounded at about 200 levels); the standard
+    library takes what only it accepts (lone surrogate escapes, and ``NaN``,
+    which is then refused with where it is) and the result is then checked.
     """
     try:
-        tree: object = from_json(text)
+        tree: object = from_json(text, allow_inf_nan=False)
     except ValueError as error:
         if _TOO_DEEP in str(error) and max_depth <= MAX_BODY_DEPTH:
             raise TreeLimitError(f"nested deeper than {max_depth} levels") from None
@@ -138,7 +202,9 @@ def parse_json_text(text: str | bytes, *, max_depth: int = MAX_BODY_DEPTH) -> ob
         except RecursionError:
             raise TreeLimitError(f"nested deeper than {max_depth} levels") from None
         check_tree(tree, max_depth=max_depth)
+        check_finite(tree)
         return tree
     if max_depth < MAX_BODY_DEPTH:
         check_tree(tree, max_depth=max_depth)
+    check_finite(tree)
     return tree

@@ -11,11 +11,10 @@ every test.
 from __future__ import annotations
 
 import json
-import math
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Literal, TypeAlias, cast
+from typing import Literal, TypeAlias
 
 from tooltape.prompt.frozen_build import direct_init
 
@@ -74,30 +73,9 @@ def utf8(text: str) -> bytes:
         return escape_lone_surrogates(text).encode("utf-8")
 
 
-def finite_json(tree: object) -> bool:
-    """Whether every number in ``tree`` is finite, as JSON can write it.
-
-    Python reads ``NaN``, ``Infinity`` and ``1e999`` (past a double) as
-    non-finite floats and writes them back as ``NaN`` and ``Infinity``, which
-    are not JSON: a body holding one is kept as its text instead, so the
-    cassette stays JSON and replays the bytes that were sent.
-    """
-    stack = [tree]
-    while stack:
-        node = stack.pop()
-        kind = type(node)
-        if kind is dict:
-            stack.extend(cast("dict[str, object]", node).values())
-        elif kind is list:
-            stack.extend(cast("list[object]", node))
-        elif kind is float and not math.isfinite(cast(float, node)):
-            return False
-    return True
-
-
 def compact_json(tree: object) -> str:
     """Serialise a JSON tree the way the OpenAI API and most servers do: no spaces."""
-    return json.dumps(tree, separators=(",", ":"), ensure_ascii=False)
+    return json.dumps(tree, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
 
 
 JSON_STYLES: dict[str, tuple[tuple[str, str], bool]] = {
@@ -118,7 +96,7 @@ def styled_json(tree: object, style: str) -> str:
     if style == "compact":
         return compact_json(tree)
     separators, ascii_only = JSON_STYLES[style]
-    return json.dumps(tree, separators=separators, ensure_ascii=ascii_only)
+    return json.dumps(tree, separators=separators, ensure_ascii=ascii_only, allow_nan=False)
 
 
 @direct_init

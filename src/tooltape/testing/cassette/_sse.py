@@ -4,13 +4,12 @@ from __future__ import annotations
 
 import re
 
-from tooltape.testing.cassette._limits import parse_json_text
+from tooltape.testing.cassette._limits import NonFiniteNumberError, parse_json_text
 from tooltape.testing.cassette._model import (
     JSON_STYLES,
     SseBody,
     SseEvent,
     compact_json,
-    finite_json,
     styled_json,
 )
 
@@ -29,9 +28,9 @@ def parse_data(text: str) -> tuple[object, bool, str]:
         return text, True, "compact"
     try:
         tree: object = parse_json_text(text)
+    except NonFiniteNumberError:
+        raise
     except ValueError:
-        return text, True, "compact"
-    if not finite_json(tree):
         return text, True, "compact"
     if compact_json(tree) == text:
         return tree, False, "compact"

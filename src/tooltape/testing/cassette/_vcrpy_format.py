@@ -13,6 +13,7 @@ from typing import cast
 
 from tooltape.testing.cassette._bodies import body_from_bytes, decode_content, normalize_headers
 from tooltape.testing.cassette._errors import StructureError
+from tooltape.testing.cassette._limits import NON_FINITE_HINT, NonFiniteNumberError
 from tooltape.testing.cassette._model import (
     Body,
     Cassette,
@@ -92,7 +93,13 @@ def _body(doc: Mapping[str, object], headers: dict[str, tuple[str, ...]], where:
     decoded_headers, data = decode_content(headers, raw)
     headers.clear()
     headers.update(decoded_headers)
-    return body_from_bytes(headers, data)
+    try:
+        return body_from_bytes(headers, data)
+    except NonFiniteNumberError as error:
+        inside = f" (at {error.where} of its JSON)" if error.where else ""
+        raise StructureError(
+            pointer(where, key), f"{error.problem}{inside}", NON_FINITE_HINT
+        ) from None
 
 
 def _headers(doc: Mapping[str, object], where: str) -> dict[str, tuple[str, ...]]:

@@ -24,6 +24,8 @@ from urllib.parse import urlparse
 from pydantic_core import PydanticSerializationError, to_json
 
 from tooltape.testing.cassette import Body, Cassette, JsonBody
+from tooltape.testing.cassette._format import non_finite_error
+from tooltape.testing.cassette._limits import NonFiniteNumberError, check_finite
 from tooltape.testing.cassette._model import (
     Headers,
     RecordedResponse,
@@ -43,6 +45,18 @@ _UNENCODABLE = (PydanticSerializationError, ValueError)
 """What ``to_json`` raises for a lone surrogate: the standard encoder then says what is wrong."""
 
 
+def _json_bytes(tree: object) -> bytes:
+    """``tree`` as compact JSON; :class:`NonFiniteNumberError` when it holds NaN or an infinity.
+
+    ``to_json`` writes those as the words ``NaN`` and ``Infinity``: only when the
+    bytes hold one of them (they may be in a string too) is the tree looked through.
+    """
+    data = to_json(tree)
+    if b"Infinity" in data or b"NaN" in data:
+        check_finite(tree)
+    return data
+
+
 def _event_bytes(event: SseEvent, ending: bytes) -> bytes | None:
     """A plain event (``event:``, compact JSON ``data:``) as ``to_text`` writes it, or ``None``."""
     if (
@@ -56,7 +70,9 @@ def _event_bytes(event: SseEvent, ending: bytes) -> bytes | None:
     ):
         return None
     try:
-        data = b"data: " + to_json(event.data) + ending + ending
+        data = b"data: " + _json_bytes(event.data) + ending + ending
+    except NonFiniteNumberError:
+        raise
     except _UNENCODABLE:
         return None
     if event.event is None:
@@ -68,16 +84,26 @@ def _stream_bytes(body: SseBody) -> bytes:
     ending = body.line_ending
     encoded = utf8(ending)
     blocks: list[bytes] = []
-    for event in body.events:
-        block = _event_bytes(event, encoded)
-        blocks.append(block if block is not None else utf8(event.to_text(ending)))
+    for index, event in enumerate(body.events):
+        try:
+            block = _event_bytes(event, encoded)
+            blocks.append(block if block is not None else utf8(event.to_text(ending)))
+        except ValueError:
+            try:
+                check_finite(event.data)
+            except NonFiniteNumberError as error:
+                where = f"/{index}/data{error.where}"
+                raise NonFiniteNumberError(where, error.value) from None
+            raise
     return b"".join(blocks)
 
 
 def _body_bytes(body: Body) -> bytes:
     if isinstance(body, JsonBody):
         try:
-            return to_json(body.data)
+            return _json_bytes(body.data)
+        except NonFiniteNumberError:
+            raise
         except _UNENCODABLE:
             pass
     elif isinstance(body, SseBody):
@@ -89,8 +115,19 @@ def _listed(headers: Headers, body: bytes) -> dict[str, list[str]]:
     return {name: list(values) for name, values in wire_headers(headers, body).items()}
 
 
-def _response_dict(response: RecordedResponse) -> dict[str, Any]:
-    body = _body_bytes(response.body)
+def _located_bytes(body: Body, path: str | None, where: str) -> bytes:
+    """The body's bytes; a number JSON cannot hold is a ``CassetteError`` naming ``path``
+    and where in it (``where``, the body's JSON pointer)."""
+    try:
+        return _body_bytes(body)
+    except NonFiniteNumberError as error:
+        tag = "sse" if isinstance(body, SseBody) else "json"
+        located = NonFiniteNumberError(f"{where}/{tag}{error.where}", error.value)
+        raise non_finite_error(path or "<cassette>", located) from None
+
+
+def _response_dict(response: RecordedResponse, path: str | None, where: str) -> dict[str, Any]:
+    body = _located_bytes(response.body, path, where)
     return {
         "status": {"code": response.status_code, "message": response.reason},
         "headers": _listed(response.headers, body),
@@ -142,8 +179,15 @@ def _request_builder() -> Callable[[str, str, bytes, Mapping[str, str]], VcrRequ
 _loaded_request = _request_builder()
 
 
-def vcr_interactions(cassette: Cassette) -> tuple[list[VcrRequest], list[dict[str, Any]]]:
+def vcr_interactions(
+    cassette: Cassette, path: str | None = None
+) -> tuple[list[VcrRequest], list[dict[str, Any]]]:
     """vcrpy's requests and response dicts for every interaction of ``cassette``, in order.
+
+    A body holding ``NaN`` or an infinity (a cassette loaded with
+    ``check_numbers=False``) raises ``CassetteError`` naming ``path`` and the
+    value's place when its bytes are written: a request's as it loads, a
+    response's as it is played.
 
     A response of a tooltape cassette is a :class:`DeferredResponse`, written
     when first read. One of a vcrpy cassette is written now: the recording
@@ -154,16 +198,19 @@ def vcr_interactions(cassette: Cassette) -> tuple[list[VcrRequest], list[dict[st
     requests: list[VcrRequest] = []
     responses: list[dict[str, Any]] = []
     scanned = cassette.format == "tooltape"
-    for interaction in cassette.interactions:
+    for index, interaction in enumerate(cassette.interactions):
         request, response = interaction.request, interaction.response
-        body = _body_bytes(request.body)
+        at = f"/interactions/{index}"
+        body = _located_bytes(request.body, path, f"{at}/request/body")
         # vcrpy keeps one value per request header: the first (its HeadersDict takes [0]).
         headers = {name: values[0] for name, values in wire_headers(request.headers, body).items()}
         requests.append(_loaded_request(request.method, request.uri, body, headers))
         if scanned and "content-encoding" not in response.headers:
-            responses.append(DeferredResponse(partial(_response_dict, response)))
+            responses.append(
+                DeferredResponse(partial(_response_dict, response, path, f"{at}/response/body"))
+            )
             continue
-        loaded = _response_dict(response)
+        loaded = _response_dict(response, path, f"{at}/response/body")
         if scanned:
             loaded[SCANNED] = True
         responses.append(loaded)
