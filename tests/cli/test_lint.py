@@ -103,7 +103,18 @@ def test_escaped_json_bodies(cli: Callable[..., Run], project: Path) -> None:
         # Not findings: multipart text, and wire fields that are JSON text by definition.
         interaction(
             {"text": '--b\r\nContent-Disposition: form-data; name="purpose"\r\n\r\nx\r\n--b--'},
-            {"json": {"output": [{"type": "function_call", "arguments": '{"city": "Paris"}'}]}},
+            {
+                "json": {
+                    "output": [
+                        {
+                            "type": "function_call",
+                            "call_id": "call_synthetic",
+                            "name": "weather",
+                            "arguments": '{"city": "Paris"}',
+                        }
+                    ]
+                }
+            },
         ),
     )
 
@@ -383,7 +394,10 @@ def test_an_already_masked_value_is_not_a_finding(cli: Callable[..., Run], proje
 
 
 def test_each_fix_is_said_once_for_all_files(cli: Callable[..., Run], project: Path) -> None:
-    leaky = interaction({"json": {"input": f"my key is {FAKE_KEY}"}}, None)
+    leaky = interaction(
+        {"json": {"input": f"my key is {FAKE_KEY}"}},
+        {"json": {"status": "completed", "output": []}},
+    )
     for name in ("one.json", "two.json", "three.json"):
         write_cassette(project / "cassettes" / "imported" / name, leaky)
     run = cli("lint")
@@ -478,3 +492,87 @@ def test_pytest_recordings_own_folder_is_linted_by_its_own_layout(
     assert "tests/cassettes/test_api/test_gone.yaml" in run.out
     assert "tests/test_api.py defines no test test_gone" in run.out
     assert "test_kept.yaml" not in run.out
+
+
+# Synthetic answers a client cannot read, each one hand-edit away from a clean exchange.
+_REQUEST = {"json": {"model": "gpt-5", "input": "Say hi."}}
+_UNREADABLE_ANSWERS = {
+    "body_null": (None, "no body"),
+    "body_string": ({"json": "not a dict"}, "the JSON body is str, not a Response object"),
+    "output_string": (
+        {"json": {"id": "resp_synthetic", "status": "completed", "output": "oops"}},
+        "output is str, not a list of items",
+    ),
+    "call_id_list": (
+        {
+            "json": {
+                "id": "resp_synthetic",
+                "status": "completed",
+                "output": [
+                    {"type": "function_call", "name": "f", "arguments": "{}", "call_id": []}
+                ],
+            }
+        },
+        "output[0].call_id: a list, not a string",
+    ),
+}
+
+
+@pytest.mark.parametrize("name", list(_UNREADABLE_ANSWERS))
+def test_an_answer_a_client_cannot_read_is_a_finding(
+    cli: Callable[..., Run], project: Path, name: str
+) -> None:
+    body, problem = _UNREADABLE_ANSWERS[name]
+    write_cassette(
+        project / "cassettes" / "imported" / f"{name}.json",
+        clean_interaction(),
+        interaction(_REQUEST, body),
+    )
+
+    run = cli("lint")
+
+    assert run.code == 1
+    assert f"cassettes/imported/{name}.json" in run.out
+    assert "unreadable answer" in run.out
+    line = next(line for line in run.out.splitlines() if problem in line)
+    assert "/interactions/1/response/body" in line  # the interaction, not the clean one
+    assert "interaction #1" in line
+
+
+def test_an_error_answer_without_a_body_is_no_finding(
+    cli: Callable[..., Run], project: Path
+) -> None:
+    write_cassette(
+        project / "cassettes" / "imported" / "error.json",
+        clean_interaction(),
+        interaction(_REQUEST, None, status=500),
+    )
+    assert cli("lint").code == 0
+
+
+@pytest.mark.parametrize("status", ['"200"', "200.0", "true"])
+def test_a_status_code_that_is_not_an_integer_is_unreadable(
+    cli: Callable[..., Run], project: Path, status: str
+) -> None:
+    path = write_cassette(project / "cassettes" / "imported" / "status.json", clean_interaction())
+    path.write_text(
+        path.read_text(encoding="utf-8").replace('"status_code": 200', f'"status_code": {status}'),
+        encoding="utf-8",
+    )
+
+    run = cli("lint")
+
+    assert run.code == 1
+    assert "/interactions/0/response/status_code: expected an integer" in run.out
+
+
+def test_a_number_json_has_not_is_unreadable(cli: Callable[..., Run], project: Path) -> None:
+    path = write_cassette(project / "cassettes" / "imported" / "nan.json", clean_interaction())
+    text = path.read_text(encoding="utf-8")
+    path.write_text(text.replace('"status": "completed"', '"status": NaN'), encoding="utf-8")
+
+    run = cli("lint")
+
+    assert run.code == 1
+    assert "/interactions/0/response/body/json/status" in run.out
+    assert "write null" in run.out

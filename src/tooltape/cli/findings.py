@@ -7,12 +7,14 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
+from tooltape.adapters.openai.codecs.registry import default_hosted_tool_codecs
 from tooltape.testing.cassette import (
     DEFAULT_POLICY,
     BinaryBody,
     Body,
     Cassette,
     CassetteError,
+    EmptyBody,
     JsonBody,
     ScrubPolicy,
     SseBody,
@@ -22,6 +24,7 @@ from tooltape.testing.cassette import (
     load_cassette,
 )
 from tooltape.testing.cassette._limits import parse_json_text
+from tooltape.testing.recorded.inspection import read_interactions
 
 FOREIGN_SECRET_FIX = (
     "import the file with `tooltape import <file> --out <folder>` (the importer drops "
@@ -43,6 +46,13 @@ BINARY_FIX = (
     "a base64 body cannot be reviewed in a diff: if it is text (mis-labelled or compressed), "
     "fix its content-type / content-encoding and re-record; if no test needs it, drop the "
     "interaction"
+)
+
+
+ANSWER_FIX = (
+    "a client cannot read this answer (replay would fail inside the SDK): restore the "
+    "cassette from version control (`git checkout -- <file>`) or re-record the test "
+    "(`pytest --record-mode=rewrite <test>`); `tooltape inspect <file>` shows what is read"
 )
 
 
@@ -99,11 +109,45 @@ def _body_findings(path: Path, body: Body, at: str) -> Iterator[Finding]:
         )
 
 
+def _body_problem(body: Body) -> str | None:
+    """Why a successful Responses answer's body is no Response object, if it is not."""
+    if isinstance(body, EmptyBody):
+        return "a successful answer with no body (the SDK expects a Response object)"
+    if isinstance(body, JsonBody) and not isinstance(body.data, dict):
+        if isinstance(body.data, str) and _json_document(body.data):
+            return None  # reported as escaped JSON
+        kind = "null" if body.data is None else type(body.data).__name__
+        return f"the JSON body is {kind}, not a Response object"
+    return None
+
+
+def answer_findings(path: Path, cassette: Cassette) -> list[Finding]:
+    """Responses answers a client cannot read, as ``tooltape inspect`` reads them: a
+    successful answer with no body or a body that is no object, and every output
+    item (or ``output`` itself) that is not read."""
+    findings: list[Finding] = []
+    readings = read_interactions(cassette, default_hosted_tool_codecs())
+    for reading in readings:
+        answer = reading.answer
+        if not answer.is_responses_call or answer.status_code >= 400:
+            continue
+        at = f"/interactions/{answer.index}/response/body"
+        what = f"interaction #{answer.index}: "
+        problem = _body_problem(cassette.interactions[answer.index].response.body)
+        if problem is not None:
+            findings.append(Finding(path, at, "unreadable answer", what + problem, ANSWER_FIX))
+        findings.extend(
+            Finding(path, at, "unreadable answer", what + unread.message, ANSWER_FIX)
+            for unread in reading.unread
+        )
+    return findings
+
+
 def cassette_findings(
     path: Path, cassette: Cassette, policy: ScrubPolicy = DEFAULT_POLICY
 ) -> list[Finding]:
     """Secrets (everything the write gate would refuse under ``policy``), escaped-JSON
-    bodies and binary bodies of a loaded cassette."""
+    bodies, binary bodies and answers a client cannot read, of a loaded cassette."""
     fix = SECRET_FIX if cassette.format == "tooltape" else FOREIGN_SECRET_FIX
     findings = [
         Finding(path, secret.location, "secret", f"{secret.kind}: {secret.excerpt}", fix)
@@ -113,6 +157,7 @@ def cassette_findings(
         for side in ("request", "response"):
             body = getattr(interaction, side).body
             findings.extend(_body_findings(path, body, f"/interactions/{index}/{side}/body"))
+    findings.extend(answer_findings(path, cassette))
     return findings
 
 

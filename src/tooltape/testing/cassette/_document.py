@@ -236,7 +236,9 @@ def _interaction_from_document(value: object, where: str) -> Interaction:
     )
     reason = resp.get("reason")
     response = RecordedResponse(
-        status_code=expect_status(resp.get("status_code"), resp_at, "status_code"),
+        status_code=expect_status(
+            resp.get("status_code"), resp_at, "status_code", digit_text=False
+        ),
         reason="" if reason is None else expect_str(reason, resp_at, "reason"),
         headers=_headers_from_document(resp.get("headers", {}), resp_at, "headers"),
         body=_body_from_document(resp.get("body"), f"{resp_at}/body"),

@@ -88,20 +88,26 @@ def expect_str(value: object, where: str, key: str | int | None = None) -> str:
     return value
 
 
-def expect_int(value: object, where: str, key: str | int | None = None) -> int:
+def expect_int(
+    value: object, where: str, key: str | int | None = None, *, digit_text: bool = True
+) -> int:
     """``value`` (found at ``where``/``key``) as an integer (not a bool), or a
-    :class:`StructureError`. A string of digits is accepted (some YAML writers quote codes).
+    :class:`StructureError`. A string of digits is accepted when ``digit_text`` (some
+    YAML writers quote codes; tooltape never does).
     """
-    if isinstance(value, str) and value.isdigit() and len(value) <= _MAX_DIGITS:
+    if digit_text and isinstance(value, str) and value.isdigit() and len(value) <= _MAX_DIGITS:
         return int(value)
     if isinstance(value, bool) or not isinstance(value, int) or value.bit_length() > 63:
         raise StructureError(_at(where, key), f"expected an integer, got {describe(value)}")
     return value
 
 
-def expect_status(value: object, where: str, key: str | int | None = None) -> int:
-    """``value`` as an HTTP status code (100 to 999), or a :class:`StructureError`."""
-    code = expect_int(value, where, key)
+def expect_status(
+    value: object, where: str, key: str | int | None = None, *, digit_text: bool = True
+) -> int:
+    """``value`` as an HTTP status code (100 to 999), or a :class:`StructureError`
+    (``digit_text``: as in :func:`expect_int`)."""
+    code = expect_int(value, where, key, digit_text=digit_text)
     if not 100 <= code <= 999:
         raise StructureError(_at(where, key), f"expected an HTTP status code, got {code}")
     return code
