@@ -369,3 +369,43 @@ def test_under_strict_the_hint_is_the_command_that_writes_every_snapshot(
     assert cli("check", "--strict", "--update-specs").code == 1  # still nothing recorded
     rows = _rows(cli("check", "--strict").out)
     assert all(rows[kind][2] == "ok" for kind in KINDS), rows
+
+
+def _function_call_cassette(path: Path, call_id: object) -> None:
+    """A synthetic cassette: one request offering a function, answered with one call."""
+    from cli_helpers import interaction, write_cassette
+
+    call = {"type": "function_call", "name": "lookup", "arguments": "{}", "call_id": call_id}
+    write_cassette(
+        path,
+        interaction(
+            {
+                "json": {
+                    "model": "gpt-5",
+                    "input": "hi",
+                    "tools": [{"type": "function", "name": "lookup"}],
+                }
+            },
+            {"json": {"id": "resp_synthetic", "status": "completed", "output": [call]}},
+        ),
+    )
+
+
+def test_a_malformed_cassette_fails_replay_naming_it_not_the_contract(
+    cli: Callable[..., Run], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    folder = tmp_path / "cassettes"
+    _function_call_cassette(folder / "broken.json", [])  # hand-edited: call_id is a list
+    only_broken = cli("check", "cassettes")
+    _function_call_cassette(folder / "sound.json", "call_1")
+    both = cli("check", "cassettes")
+
+    for run in (only_broken, both):
+        assert run.code == 1
+        assert "function: replay failed" in run.out
+        assert "broken.json #0 output[0].call_id: a list, not a string" in run.out
+        assert "failure semantics failed" not in run.out
+    # with a sound call to check it with, the contract itself holds
+    assert _rows(both.out)["function"][4] == "ok"
+    assert _rows(only_broken.out)["function"][4].startswith("-")

@@ -22,17 +22,27 @@ from typing import Any
 
 from tooltape.adapters.codec import HostedToolCodec
 from tooltape.adapters.openai import OpenAIAdapter
+from tooltape.adapters.openai.codecs.envelope import malformed_items
 from tooltape.adapters.openai.reading import as_dict, field
 from tooltape.prompt import HostedTool, Prompt, PromptEvaluationError, Section, ToolResult
 from tooltape.runtime import Session
 from tooltape.testing.cassette import write_atomic
-from tooltape.testing.contracts.corpus import SPEC_DIR_NAME, Corpus, items_of
+from tooltape.testing.contracts.corpus import (
+    SPEC_DIR_NAME,
+    Corpus,
+    RecordedExchange,
+    items_of,
+)
 from tooltape.testing.contracts.outcomes import Coverage, KindReport, Outcome
 from tooltape.testing.contracts.subjects import ContractSubject, Subject, snapshot_stem
 from tooltape.testing.matching import diff_json, format_differences
 from tooltape.testing.provider.faults import ProviderFaults, response_json
 
 CONTRACT_ERROR_CODE = "tooltape_contract_failure"
+NO_SOUND_CALL = (
+    "no sound call: every recorded call of this kind is malformed, so there is none to "
+    "check the contract with (replay names the item)"
+)
 PYTEST_UPDATE = "`pytest --snapshot-update`"
 """How a spec snapshot is rewritten where the pytest suite reports it."""
 
@@ -102,6 +112,40 @@ def not_recorded(codec: HostedToolCodec[Any, Any], corpus: Corpus) -> str:
     )
 
 
+def _reads_cleanly(codec: HostedToolCodec[Any, Any], item: object) -> bool:
+    """Whether one call item, on its own, has a sound envelope and parses into a typed call."""
+    if malformed_items([item]):
+        return False
+    try:
+        parsed = codec.parse_calls([item], None)
+    except PromptEvaluationError:
+        return False
+    return bool(parsed) and all(_is_typed(call.output) for call in parsed)
+
+
+def unreadable_item(codec: HostedToolCodec[Any, Any], exchange: RecordedExchange) -> str | None:
+    """The first call item of the kind in ``exchange`` that does not read, named by its
+    cassette, interaction and place (``output_x.json #0 output[2] (mcp_call): ...``)."""
+    items = exchange.answer.items
+    broken = {problem.index: problem for problem in malformed_items(items)}
+    for index, item in enumerate(items):
+        if field(item, "type") not in codec.item_types:
+            continue
+        if index in broken:
+            problem = broken[index]
+            why = f"{problem.where}: {problem.problem}"
+        elif not _reads_cleanly(codec, item):
+            why = f"output[{index}] ({field(item, 'type')}): it does not read into a typed output"
+        else:
+            continue
+        return (
+            f"{exchange.path} #{exchange.answer.index} {why}; the cassette holds a malformed "
+            "item: restore it from version control or re-record it (`tooltape inspect "
+            f"{exchange.path}` shows every item not read)"
+        )
+    return None
+
+
 def check_replay(
     codec: HostedToolCodec[Any, Any], tool: HostedTool[Any], corpus: Corpus
 ) -> Outcome:
@@ -112,6 +156,9 @@ def check_replay(
     calls = 0
     for exchange in exchanges:
         where = f"{exchange.path.name} #{exchange.answer.index}"
+        unreadable = unreadable_item(codec, exchange)
+        if unreadable is not None:
+            return Outcome(False, unreadable)
         parsed = codec.parse_calls(exchange.answer.items, None)
         untyped = [call.id for call in parsed if not _is_typed(call.output)]
         if not parsed or untyped:
@@ -159,6 +206,10 @@ def check_failure_semantics(
     ]
     if not recorded:
         return Outcome(False, not_recorded(codec, corpus))
+    # The contract is checked on a call that reads: a malformed one is replay's to report.
+    recorded = [item for item in recorded if _reads_cleanly(codec, item)]
+    if not recorded:
+        return Outcome(True, NO_SOUND_CALL, neutral=True)
     sample = as_dict(recorded[0])
     failed = codec.parse_calls([failed_variant(sample)], None)
     if not failed or failed[0].success:

@@ -21,10 +21,12 @@ from typing import Any, cast
 from tooltape.adapters.codec import ClientToolCodec
 from tooltape.adapters.openai import OpenAIAdapter
 from tooltape.adapters.openai.client_calls import output_item_type
+from tooltape.adapters.openai.codecs.envelope import malformed_items
 from tooltape.adapters.openai.reading import field
 from tooltape.prompt import Prompt, PromptEvaluationError, Section, Tool, ToolContext, ToolResult
 from tooltape.runtime import Session
 from tooltape.testing.contracts.checks import (
+    NO_SOUND_CALL,
     PYTEST_UPDATE,
     closing_message,
     contract_report,
@@ -56,7 +58,10 @@ def _calls(
 ) -> list[tuple[RecordedExchange, int, Mapping[str, Any]]]:
     found: list[tuple[RecordedExchange, int, Mapping[str, Any]]] = []
     for exchange in exchanges:
+        broken = {problem.index for problem in malformed_items(exchange.answer.items)}
         for index, item in enumerate(exchange.answer.items):
+            if index in broken:  # replay reports it (_malformed); it is no call to check with
+                continue
             entry: object = item
             if not isinstance(entry, Mapping):
                 continue
@@ -67,6 +72,19 @@ def _calls(
             ):
                 found.append((exchange, index, call))
     return found
+
+
+def _malformed(subject: ClientSubject, exchanges: list[RecordedExchange]) -> str | None:
+    """The first item of a response holding the kind whose envelope is broken, named by
+    its cassette, interaction and place."""
+    for exchange in exchanges:
+        for problem in malformed_items(exchange.answer.items):
+            return (
+                f"{exchange.path} #{exchange.answer.index} {problem}; the cassette holds a "
+                "malformed item: restore it from version control or re-record it "
+                f"(`tooltape inspect {exchange.path}` shows every item not read)"
+            )
+    return None
 
 
 def _not_recorded(subject: ClientSubject, corpus: Corpus) -> str:
@@ -80,7 +98,11 @@ def _not_recorded(subject: ClientSubject, corpus: Corpus) -> str:
 
 def check_client_replay(subject: ClientSubject, corpus: Corpus) -> Outcome:
     """Every recorded call has a ``call_id`` and arguments the kind's tool accepts."""
-    calls = _calls(subject, client_exchanges(subject, corpus))
+    exchanges = client_exchanges(subject, corpus)
+    malformed = _malformed(subject, exchanges)
+    if malformed is not None:
+        return Outcome(False, malformed)
+    calls = _calls(subject, exchanges)
     if not calls:
         return Outcome(False, _not_recorded(subject, corpus))
     codec, tool = subject.codec, subject.tool
@@ -159,7 +181,10 @@ def check_client_failure_semantics(
     subject: ClientSubject, corpus: Corpus, *, registry: Mapping[str, ClientToolCodec]
 ) -> Outcome:
     """A raising hook fails the call without aborting; an unsendable kind fails at render."""
-    calls = _calls(subject, client_exchanges(subject, corpus))
+    exchanges = client_exchanges(subject, corpus)
+    calls = _calls(subject, exchanges)
+    if not calls and exchanges:  # only malformed calls: replay reports them
+        return Outcome(True, NO_SOUND_CALL, neutral=True)
     if not calls:
         return Outcome(False, _not_recorded(subject, corpus))
     _, _, sample = calls[0]
