@@ -327,7 +327,13 @@ _keys = st.builds(
     st.sampled_from(["sk-", "sk-proj-", "sk-svcacct-"]),
     st.text(alphabet=_KEY_CHARS, min_size=20, max_size=60),
 )
-_json_leaves = st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text()
+_json_leaves = (
+    st.none()
+    | st.booleans()
+    | st.integers()
+    | st.floats(allow_nan=False, allow_infinity=False)
+    | st.text()
+)
 # Field names that are not credentials': a credential field's number becomes the
 # REDACTED string by design (test_a_credential_fields_value_is_hidden_whatever_its_type).
 _field_names = st.text(max_size=8).filter(lambda name: not scrub_policy().is_secret_field(name))
