@@ -46,13 +46,14 @@ _UNENCODABLE = (PydanticSerializationError, ValueError)
 
 
 def _json_bytes(tree: object) -> bytes:
-    """``tree`` as compact JSON; :class:`NonFiniteNumberError` when it holds NaN or an infinity.
+    """``tree`` as compact JSON; :class:`NonFiniteNumberError` when it holds an infinity.
 
-    ``to_json`` writes those as the words ``NaN`` and ``Infinity``: only when the
-    bytes hold one of them (they may be in a string too) is the tree looked through.
+    A loaded tree can hold no NaN (the parser refuses it) but may hold an
+    infinity (``1e400``), which ``to_json`` writes as ``Infinity``: only when the
+    bytes hold that word (it may be in a string too) is the tree looked through.
     """
     data = to_json(tree)
-    if b"Infinity" in data or b"NaN" in data:
+    if b"Infinity" in data:
         check_finite(tree)
     return data
 
@@ -115,19 +116,20 @@ def _listed(headers: Headers, body: bytes) -> dict[str, list[str]]:
     return {name: list(values) for name, values in wire_headers(headers, body).items()}
 
 
-def _located_bytes(body: Body, path: str | None, where: str) -> bytes:
+def _located_bytes(body: Body, path: str | None, index: int, side: str) -> bytes:
     """The body's bytes; a number JSON cannot hold is a ``CassetteError`` naming ``path``
-    and where in it (``where``, the body's JSON pointer)."""
+    and where in it (the body of interaction ``index``'s ``side``)."""
     try:
         return _body_bytes(body)
     except NonFiniteNumberError as error:
         tag = "sse" if isinstance(body, SseBody) else "json"
-        located = NonFiniteNumberError(f"{where}/{tag}{error.where}", error.value)
+        where = f"/interactions/{index}/{side}/body/{tag}{error.where}"
+        located = NonFiniteNumberError(where, error.value)
         raise non_finite_error(path or "<cassette>", located) from None
 
 
-def _response_dict(response: RecordedResponse, path: str | None, where: str) -> dict[str, Any]:
-    body = _located_bytes(response.body, path, where)
+def _response_dict(response: RecordedResponse, path: str | None, index: int) -> dict[str, Any]:
+    body = _located_bytes(response.body, path, index, "response")
     return {
         "status": {"code": response.status_code, "message": response.reason},
         "headers": _listed(response.headers, body),
@@ -184,7 +186,7 @@ def vcr_interactions(
 ) -> tuple[list[VcrRequest], list[dict[str, Any]]]:
     """vcrpy's requests and response dicts for every interaction of ``cassette``, in order.
 
-    A body holding ``NaN`` or an infinity (a cassette loaded with
+    A body holding an infinity (``1e400`` in a cassette loaded with
     ``check_numbers=False``) raises ``CassetteError`` naming ``path`` and the
     value's place when its bytes are written: a request's as it loads, a
     response's as it is played.
@@ -200,17 +202,14 @@ def vcr_interactions(
     scanned = cassette.format == "tooltape"
     for index, interaction in enumerate(cassette.interactions):
         request, response = interaction.request, interaction.response
-        at = f"/interactions/{index}"
-        body = _located_bytes(request.body, path, f"{at}/request/body")
+        body = _located_bytes(request.body, path, index, "request")
         # vcrpy keeps one value per request header: the first (its HeadersDict takes [0]).
         headers = {name: values[0] for name, values in wire_headers(request.headers, body).items()}
         requests.append(_loaded_request(request.method, request.uri, body, headers))
         if scanned and "content-encoding" not in response.headers:
-            responses.append(
-                DeferredResponse(partial(_response_dict, response, path, f"{at}/response/body"))
-            )
+            responses.append(DeferredResponse(partial(_response_dict, response, path, index)))
             continue
-        loaded = _response_dict(response, path, f"{at}/response/body")
+        loaded = _response_dict(response, path, index)
         if scanned:
             loaded[SCANNED] = True
         responses.append(loaded)
