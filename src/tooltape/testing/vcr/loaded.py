@@ -23,7 +23,7 @@ from urllib.parse import urlparse
 
 from pydantic_core import PydanticSerializationError, to_json
 
-from tooltape.testing.cassette import Body, Cassette, JsonBody
+from tooltape.testing.cassette import Body, Cassette, CassetteError, JsonBody
 from tooltape.testing.cassette._format import non_finite_error
 from tooltape.testing.cassette._limits import NonFiniteNumberError, check_finite
 from tooltape.testing.cassette._model import (
@@ -44,18 +44,10 @@ __all__ = ["vcr_interactions"]
 _UNENCODABLE = (PydanticSerializationError, ValueError)
 """What ``to_json`` raises for a lone surrogate: the standard encoder then says what is wrong."""
 
-
-def _json_bytes(tree: object) -> bytes:
-    """``tree`` as compact JSON; :class:`NonFiniteNumberError` when it holds an infinity.
-
-    A loaded tree can hold no NaN (the parser refuses it) but may hold an
-    infinity (``1e400``), which ``to_json`` writes as ``Infinity``: only when the
-    bytes hold that word (it may be in a string too) is the tree looked through.
-    """
-    data = to_json(tree)
-    if b"Infinity" in data:
-        check_finite(tree)
-    return data
+_INFINITY = b"Infinity"
+"""How ``to_json`` writes an infinity. A loaded tree holds no NaN (the parser refuses
+it) but may hold an infinity (``1e400``): only when the bytes hold this word (a
+string may too) is the tree looked through, to name where."""
 
 
 def _event_bytes(event: SseEvent, ending: bytes) -> bytes | None:
@@ -71,11 +63,12 @@ def _event_bytes(event: SseEvent, ending: bytes) -> bytes | None:
     ):
         return None
     try:
-        data = b"data: " + _json_bytes(event.data) + ending + ending
-    except NonFiniteNumberError:
-        raise
+        written = to_json(event.data)
     except _UNENCODABLE:
         return None
+    if _INFINITY in written:
+        check_finite(event.data)
+    data = b"data: " + written + ending + ending
     if event.event is None:
         return data
     return b"event: " + utf8(event.event) + ending + data
@@ -100,13 +93,16 @@ def _stream_bytes(body: SseBody) -> bytes:
 
 
 def _body_bytes(body: Body) -> bytes:
+    """The body's bytes; :class:`NonFiniteNumberError` for an infinity in its JSON."""
     if isinstance(body, JsonBody):
         try:
-            return _json_bytes(body.data)
-        except NonFiniteNumberError:
-            raise
+            data = to_json(body.data)
         except _UNENCODABLE:
             pass
+        else:
+            if _INFINITY in data:
+                check_finite(body.data)
+            return data
     elif isinstance(body, SseBody):
         return _stream_bytes(body)
     return body.to_bytes()
@@ -116,20 +112,21 @@ def _listed(headers: Headers, body: bytes) -> dict[str, list[str]]:
     return {name: list(values) for name, values in wire_headers(headers, body).items()}
 
 
-def _located_bytes(body: Body, path: str | None, index: int, side: str) -> bytes:
-    """The body's bytes; a number JSON cannot hold is a ``CassetteError`` naming ``path``
-    and where in it (the body of interaction ``index``'s ``side``)."""
-    try:
-        return _body_bytes(body)
-    except NonFiniteNumberError as error:
-        tag = "sse" if isinstance(body, SseBody) else "json"
-        where = f"/interactions/{index}/{side}/body/{tag}{error.where}"
-        located = NonFiniteNumberError(where, error.value)
-        raise non_finite_error(path or "<cassette>", located) from None
+def _located(
+    error: NonFiniteNumberError, body: Body, path: str | None, index: int, side: str
+) -> CassetteError:
+    """The ``CassetteError`` naming ``path`` and where ``error`` is (the body of
+    interaction ``index``'s ``side``)."""
+    tag = "sse" if isinstance(body, SseBody) else "json"
+    where = f"/interactions/{index}/{side}/body/{tag}{error.where}"
+    return non_finite_error(path or "<cassette>", NonFiniteNumberError(where, error.value))
 
 
 def _response_dict(response: RecordedResponse, path: str | None, index: int) -> dict[str, Any]:
-    body = _located_bytes(response.body, path, index, "response")
+    try:
+        body = _body_bytes(response.body)
+    except NonFiniteNumberError as error:
+        raise _located(error, response.body, path, index, "response") from None
     return {
         "status": {"code": response.status_code, "message": response.reason},
         "headers": _listed(response.headers, body),
@@ -202,7 +199,10 @@ def vcr_interactions(
     scanned = cassette.format == "tooltape"
     for index, interaction in enumerate(cassette.interactions):
         request, response = interaction.request, interaction.response
-        body = _located_bytes(request.body, path, index, "request")
+        try:
+            body = _body_bytes(request.body)
+        except NonFiniteNumberError as error:
+            raise _located(error, request.body, path, index, "request") from None
         # vcrpy keeps one value per request header: the first (its HeadersDict takes [0]).
         headers = {name: values[0] for name, values in wire_headers(request.headers, body).items()}
         requests.append(_loaded_request(request.method, request.uri, body, headers))
