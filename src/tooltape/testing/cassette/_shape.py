@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import reprlib
 from collections.abc import Mapping
-from typing import cast
 
 from tooltape.testing.cassette._errors import StructureError
 from tooltape.testing.cassette._text import redact_for_display
@@ -70,7 +69,8 @@ def _at(where: str, key: str | int | None) -> str:
 def expect_map(value: object, where: str, key: str | int | None = None) -> Mapping[str, object]:
     """``value`` (found at ``where``/``key``) as a mapping, or a :class:`StructureError`."""
     if isinstance(value, (dict, Mapping)):  # dict first: the fast check
-        return cast("Mapping[str, object]", value)
+        # No cast() call: this runs for every JSON object a cassette holds.
+        return value  # pyright: ignore[reportUnknownVariableType]
     raise StructureError(_at(where, key), f"expected an object, got {describe(value)}")
 
 
@@ -78,7 +78,7 @@ def expect_list(value: object, where: str, key: str | int | None = None) -> list
     """``value`` (found at ``where``/``key``) as a list, or a :class:`StructureError`."""
     if not isinstance(value, list):
         raise StructureError(_at(where, key), f"expected a list, got {describe(value)}")
-    return cast("list[object]", value)
+    return value  # pyright: ignore[reportUnknownVariableType]
 
 
 def expect_str(value: object, where: str, key: str | int | None = None) -> str:
