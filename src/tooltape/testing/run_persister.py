@@ -26,7 +26,7 @@ from tooltape.testing.cassette import (
     write_atomic,
 )
 from tooltape.testing.cassette._errors import REPAIR_HINT, StructureError
-from tooltape.testing.cassette._paths import irregular_file_error
+from tooltape.testing.cassette._paths import refuse_irregular_file
 from tooltape.testing.cassette_run import CassetteRun
 from tooltape.testing.settings import ScrubSettings
 from tooltape.testing.vcr import TooltapeSerializer
@@ -61,14 +61,16 @@ class RunPersister:
     def load_cassette(self, cassette_path: str, serializer: object) -> tuple[list[Any], list[Any]]:
         del serializer
         if self.state.record_mode == "rewrite":
-            _refuse_irregular(cassette_path)  # before any request: it could not be written
+            refuse_irregular_file(cassette_path)  # before any request: it could not be written
             raise CassetteNotFoundError(cassette_path)
         requests: list[Any] = []
         responses: list[Any] = []
         for index, path in enumerate((cassette_path, *self.extra_paths)):
             # os.path: a pathlib.Path costs more than the check itself, for every test
             if not os.path.isfile(path):
-                _refuse_irregular(path)
+                # A folder, a pipe, a device or a dangling symlink fails the test before it
+                # sends anything: replay finds nothing there, and no recording fits there.
+                refuse_irregular_file(path)
                 yaml_path = os.path.splitext(path)[0] + ".yaml"
                 if index != 0 or not os.path.isfile(yaml_path):
                     continue
@@ -139,15 +141,6 @@ class RunPersister:
             write_atomic(cassette_path, dump_cassette(cassette))
         except Exception as exc:
             state.save_error = exc.with_traceback(None)  # its frames hold the interactions
-
-
-def _refuse_irregular(path: str) -> None:
-    """Fail the test before it sends anything when a folder, a named pipe, a device or a
-    dangling symlink sits at a cassette's path: replaying finds nothing there, and a
-    recording could not be written over it."""
-    irregular = irregular_file_error(path)
-    if irregular is not None:
-        raise irregular
 
 
 def raise_save_error(state: CassetteRun) -> None:

@@ -22,7 +22,6 @@ from tooltape.testing.cassette._document import cassette_from_document, cassette
 from tooltape.testing.cassette._errors import (
     REPAIR_HINT,
     CassetteError,
-    CassettePathError,
     StructureError,
 )
 from tooltape.testing.cassette._files import write_atomic
@@ -35,7 +34,7 @@ from tooltape.testing.cassette._limits import (
     parse_json_text,
 )
 from tooltape.testing.cassette._model import Cassette, CassetteHeader, escape_lone_surrogates
-from tooltape.testing.cassette._paths import REMOVE_HINT, file_kind, irregular_file_error
+from tooltape.testing.cassette._paths import irregular_file_error, not_regular_error
 from tooltape.testing.cassette._vcrpy_format import cassette_from_vcr
 from tooltape.testing.cassette._yaml import YamlProblem, load_yaml
 
@@ -299,10 +298,8 @@ def _read_regular(where: Path) -> bytes:
     try:
         mode = os.fstat(fd).st_mode
         if not stat.S_ISREG(mode):
-            kind = file_kind(mode)
-            raise irregular_file_error(where) or CassettePathError(
-                where, kind, f"is not a regular file: it is {kind}", hint=REMOVE_HINT
-            )
+            # The path again, for a symlink's target; the descriptor's mode if that changed.
+            raise irregular_file_error(where) or not_regular_error(where, mode)
         with open(fd, "rb", closefd=False) as file:
             return file.read()
     finally:

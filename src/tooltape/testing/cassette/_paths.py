@@ -16,7 +16,7 @@ from pathlib import Path
 
 from tooltape.testing.cassette._errors import CassettePathError
 
-__all__ = ["file_kind", "irregular_file_error"]
+__all__ = ["irregular_file_error", "not_regular_error", "refuse_irregular_file"]
 
 _KINDS = (
     (stat.S_ISDIR, "a folder"),
@@ -44,7 +44,9 @@ def file_kind(mode: int) -> str:
     return "a special file"
 
 
-def _not_regular(path: Path, mode: int, link: str) -> CassettePathError:
+def not_regular_error(path: Path, mode: int, link: str = "") -> CassettePathError:
+    """The error for a file of ``st_mode`` ``mode`` that is not a regular file (``link``:
+    the target of the symlink that led to it)."""
     kind = file_kind(mode)
     what = f"a symlink to {link}, {kind}" if link else kind
     return CassettePathError(path, what, f"is not a regular file: it is {what}", hint=REMOVE_HINT)
@@ -80,4 +82,11 @@ def irregular_file_error(path: Path | str) -> CassettePathError | None:
             return _broken_link(where, f"a symlink to {link} that cannot be followed ({reason})")
     if stat.S_ISREG(mode):
         return None
-    return _not_regular(where, mode, link)
+    return not_regular_error(where, mode, link)
+
+
+def refuse_irregular_file(path: Path | str) -> None:
+    """Raise :func:`irregular_file_error`'s error for ``path``, if it has one."""
+    irregular = irregular_file_error(path)
+    if irregular is not None:
+        raise irregular

@@ -112,6 +112,16 @@ def not_recorded(codec: HostedToolCodec[Any, Any], corpus: Corpus) -> str:
     )
 
 
+def malformed_note(exchange: RecordedExchange, why: str) -> str:
+    """What a contract check says of a malformed item: its cassette, interaction and
+    ``why`` (its place and problem), and how to mend the cassette."""
+    return (
+        f"{exchange.path} #{exchange.answer.index} {why}; the cassette holds a malformed "
+        "item: restore it from version control or re-record it (`tooltape inspect "
+        f"{exchange.path}` shows every item not read)"
+    )
+
+
 def _reads_cleanly(codec: HostedToolCodec[Any, Any], item: object) -> bool:
     """Whether one call item, on its own, has a sound envelope and parses into a typed call."""
     if malformed_items([item]):
@@ -138,11 +148,7 @@ def unreadable_item(codec: HostedToolCodec[Any, Any], exchange: RecordedExchange
             why = f"output[{index}] ({field(item, 'type')}): it does not read into a typed output"
         else:
             continue
-        return (
-            f"{exchange.path} #{exchange.answer.index} {why}; the cassette holds a malformed "
-            "item: restore it from version control or re-record it (`tooltape inspect "
-            f"{exchange.path}` shows every item not read)"
-        )
+        return malformed_note(exchange, why)
     return None
 
 

@@ -30,6 +30,7 @@ from tooltape.testing.contracts.checks import (
     PYTEST_UPDATE,
     closing_message,
     contract_report,
+    malformed_note,
     raising_hook,
 )
 from tooltape.testing.contracts.corpus import Corpus, RecordedExchange
@@ -74,16 +75,12 @@ def _calls(
     return found
 
 
-def _malformed(subject: ClientSubject, exchanges: list[RecordedExchange]) -> str | None:
+def _malformed(exchanges: list[RecordedExchange]) -> str | None:
     """The first item of a response holding the kind whose envelope is broken, named by
     its cassette, interaction and place."""
     for exchange in exchanges:
         for problem in malformed_items(exchange.answer.items):
-            return (
-                f"{exchange.path} #{exchange.answer.index} {problem}; the cassette holds a "
-                "malformed item: restore it from version control or re-record it "
-                f"(`tooltape inspect {exchange.path}` shows every item not read)"
-            )
+            return malformed_note(exchange, str(problem))
     return None
 
 
@@ -99,7 +96,7 @@ def _not_recorded(subject: ClientSubject, corpus: Corpus) -> str:
 def check_client_replay(subject: ClientSubject, corpus: Corpus) -> Outcome:
     """Every recorded call has a ``call_id`` and arguments the kind's tool accepts."""
     exchanges = client_exchanges(subject, corpus)
-    malformed = _malformed(subject, exchanges)
+    malformed = _malformed(exchanges)
     if malformed is not None:
         return Outcome(False, malformed)
     calls = _calls(subject, exchanges)

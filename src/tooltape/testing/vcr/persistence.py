@@ -32,7 +32,7 @@ from tooltape.testing.cassette._format import (
     write_atomic,
 )
 from tooltape.testing.cassette._model import Cassette, CassetteHeader, CassetteSource
-from tooltape.testing.cassette._paths import irregular_file_error
+from tooltape.testing.cassette._paths import refuse_irregular_file
 from tooltape.testing.cassette._policy import DEFAULT_POLICY, ScrubPolicy
 from tooltape.testing.cassette._scan import find_secrets
 from tooltape.testing.cassette._vcrpy_format import (
@@ -156,9 +156,7 @@ def _read_vcr(path: Path) -> tuple[list[VcrRequest], list[VcrResponse], dict[str
     (``CassettePathError``): nothing could be read from it, nor a recording written over it.
     """
     if not path.is_file():
-        irregular = irregular_file_error(path)
-        if irregular is not None:
-            raise irregular
+        refuse_irregular_file(path)
         raise CassetteNotFoundError(f"no cassette at {path}")
     text = path.read_text(encoding="utf-8", errors="surrogateescape")
     if not text.strip():
