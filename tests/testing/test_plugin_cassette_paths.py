@@ -106,6 +106,21 @@ def test_what_sits_at_the_cassette_path_is_refused_before_any_request(
     assert os.path.lexists(path) and path.is_symlink() == kind.startswith(("symlink", "dangling"))
 
 
+@posix_only
+def test_a_named_pipe_at_the_yaml_fallback_is_refused_before_any_request(
+    project: pytest.Pytester, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # With no tooltape JSON, the plugin reads pytest-recording's YAML of the same name.
+    path = _cassette(project).with_suffix(".yaml")
+    os.mkfifo(path)
+    result, server = _run(project, monkeypatch, "--record-mode=once")
+    output = result.stdout.str()
+    assert result.ret != 0, output
+    assert server.requests == []
+    assert f"cassette {path}: {SAID['named pipe']}" in output
+    assert "No cassette at" not in output and "Traceback" not in output
+
+
 def test_a_cassette_with_no_interactions_is_said_to_be_empty_not_missing(
     project: pytest.Pytester, monkeypatch: pytest.MonkeyPatch
 ) -> None:

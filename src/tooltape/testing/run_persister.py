@@ -71,8 +71,11 @@ class RunPersister:
                 # A folder, a pipe, a device or a dangling symlink fails the test before it
                 # sends anything: replay finds nothing there, and no recording fits there.
                 refuse_irregular_file(path)
+                if index != 0:
+                    continue
                 yaml_path = os.path.splitext(path)[0] + ".yaml"
-                if index != 0 or not os.path.isfile(yaml_path):
+                if not os.path.isfile(yaml_path):
+                    refuse_irregular_file(yaml_path)  # the fallback is refused the same way
                     continue
                 path = yaml_path
             # NaN and Infinity are refused as it loads; a number past a double, when
