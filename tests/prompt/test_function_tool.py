@@ -164,3 +164,24 @@ def test_the_tool_rules_still_apply_to_the_function_name() -> None:
 
     with pytest.raises(PromptValidationError, match="name"):
         Tool.from_function(addOne)
+
+
+async def fetch_page(url: str) -> str:
+    """Fetch a page."""
+    return f"page at {url}"
+
+
+def test_an_async_function_is_refused_when_the_tool_is_built() -> None:
+    # Tools run synchronously: an async function would hand the model an un-awaited
+    # coroutine as its "successful" output.
+    with pytest.raises(PromptValidationError, match=r"fetch_page is async.*def fetch_page"):
+        Tool.from_function(fetch_page)
+
+
+def test_a_function_returning_an_awaitable_fails_the_call(tool_context: ToolContext) -> None:
+    def fetch_later(url: str) -> Any:
+        """Fetch a page later."""
+        return fetch_page(url)
+
+    with pytest.raises(TypeError, match=r"fetch_later returned a coroutine.*await"):
+        call(Tool.from_function(fetch_later), {"url": "https://example.com"}, tool_context)

@@ -223,6 +223,15 @@ def test_handlers_of_another_shape_are_refused_when_the_tool_is_built(handler: A
         Tool[Query, Answer](name="lookup", description="Look up.", handler=handler)
 
 
+async def async_answer(params: Query, *, context: ToolContext) -> ToolResult[Answer]:
+    raise AssertionError("never called")
+
+
+def test_an_async_handler_is_refused_when_the_tool_is_built() -> None:
+    with pytest.raises(PromptValidationError, match="async_answer is async"):
+        Tool[Query, Answer](name="lookup", description="Look up.", handler=async_answer)
+
+
 def test_a_handler_that_is_not_callable_is_refused() -> None:
     with pytest.raises(PromptValidationError, match="not callable"):
         Tool[Query, Answer](name="lookup", description="Look up.", handler="answer")  # type: ignore[arg-type]

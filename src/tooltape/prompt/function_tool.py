@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 from tooltape.prompt.errors import PromptValidationError
 from tooltape.prompt.result import ToolResult
-from tooltape.prompt.signature import describe, signature_of
+from tooltape.prompt.signature import describe, refuse_async_tool, signature_of
 
 if TYPE_CHECKING:
     from tooltape.prompt.context import ToolContext
@@ -41,6 +41,7 @@ def function_tool(
 
     owner = f"Tool.from_function({describe(fn)})"
     sig = signature_of(fn, owner=owner)
+    refuse_async_tool(fn, owner=owner)
     try:
         hints = typing.get_type_hints(fn)
     except Exception as exc:
@@ -92,6 +93,14 @@ def function_tool(
         outcome = fn(*args, **values)
         if isinstance(outcome, ToolResult):
             return typing.cast("ToolResult[Any]", outcome)
+        if inspect.isawaitable(outcome):
+            # Never awaited here: the executor turns this into the call's failed result.
+            if inspect.iscoroutine(outcome):
+                outcome.close()
+            raise TypeError(
+                f"{describe(fn)} returned a {type(outcome).__name__}, which tooltape cannot "
+                "await; tools run synchronously, so return the value itself."
+            )
         return ToolResult.ok(outcome)
 
     handler.__qualname__ = getattr(fn, "__qualname__", tool_name)

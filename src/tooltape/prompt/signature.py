@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import inspect
 from collections.abc import Callable
 from typing import Any
@@ -28,6 +29,25 @@ def signature_of(fn: Callable[..., Any], *, owner: str) -> inspect.Signature:
         ) from exc
 
 
+def is_async(fn: object) -> bool:
+    """Whether calling ``fn`` gives a coroutine or an async generator (``async __call__`` too)."""
+    call: object = fn
+    if not (inspect.isroutine(fn) or isinstance(fn, functools.partial)):
+        call = inspect.getattr_static(type(fn), "__call__", fn)  # an instance: as its class calls
+    return inspect.iscoroutinefunction(call) or inspect.isasyncgenfunction(call)
+
+
+def refuse_async_tool(fn: Callable[..., Any], *, owner: str) -> None:
+    """Raise when ``fn`` is async: a tool runs synchronously, so its coroutine would never run."""
+    if is_async(fn):
+        name = getattr(fn, "__name__", "handler")
+        raise PromptValidationError(
+            f"{owner}: {describe(fn)} is async; tooltape runs tools synchronously, so it would "
+            f"never be awaited. Write it as a plain `def {name}(...)` (run a coroutine inside "
+            "with asyncio.run, or use the library's blocking client)."
+        )
+
+
 def check_positional_call(fn: Callable[..., Any], count: int, *, owner: str, shape: str) -> None:
     """Raise unless ``fn`` can be called with ``count`` positional arguments.
 
@@ -35,7 +55,7 @@ def check_positional_call(fn: Callable[..., Any], count: int, *, owner: str, sha
     so the error can say what is expected.
     """
     sig = signature_of(fn, owner=owner)
-    if inspect.iscoroutinefunction(fn):
+    if is_async(fn):
         raise PromptValidationError(
             f"{owner}: {describe(fn)} is async; tooltape calls it synchronously as {shape}."
         )

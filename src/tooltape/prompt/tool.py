@@ -14,7 +14,7 @@ from tooltape.prompt.generic import Specializable
 from tooltape.prompt.naming import check_description, check_tool_name
 from tooltape.prompt.result import ToolResult
 from tooltape.prompt.schema import ParamsSchema, params_schema, unsendable
-from tooltape.prompt.signature import describe, signature_of
+from tooltape.prompt.signature import describe, refuse_async_tool, signature_of
 from tooltape.prompt.strict import strict_mode_problems
 
 if TYPE_CHECKING:
@@ -48,6 +48,7 @@ class ToolExample(Specializable, Generic[ParamsT, ResultT]):
 
 def _check_handler(handler: Callable[..., Any], *, owner: str) -> None:
     sig = signature_of(handler, owner=owner)
+    refuse_async_tool(handler, owner=owner)
     positional = [
         p for p in sig.parameters.values() if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)
     ]
