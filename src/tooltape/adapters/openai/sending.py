@@ -21,6 +21,7 @@ from urllib.parse import urlsplit, urlunsplit
 import openai
 from pydantic_core import from_json
 
+from tooltape.adapters.openai.key_redaction import client_key, scrub_key
 from tooltape.adapters.openai.reading import check_response, describe_error, is_mapping
 from tooltape.prompt import PromptEvaluationError
 
@@ -109,7 +110,17 @@ class ResponseSender:
     clock: Callable[[], float] = field(default=time.monotonic)
 
     def create(self, body: dict[str, Any], prompt_name: str) -> dict[str, Any]:
-        """``POST /v1/responses`` with ``body``; polls a background response to its end."""
+        """``POST /v1/responses`` with ``body``; polls a background response to its end.
+
+        An error never carries the client's API key, wherever the provider echoed it.
+        """
+        try:
+            return self._create(body, prompt_name)
+        except PromptEvaluationError as error:
+            scrub_key(error, client_key(self.client()))
+            raise
+
+    def _create(self, body: dict[str, Any], prompt_name: str) -> dict[str, Any]:
         create: Callable[..., Any] = self.client().responses.with_raw_response.create
         response = self._call(lambda: create(**body), prompt_name)
         if response.get("status") in PENDING:
