@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import openai
 import pytest
 from openai.types.responses.response_create_params import ResponseCreateParamsNonStreaming
 from pydantic import TypeAdapter
@@ -446,3 +447,10 @@ def test_a_client_tool_of_an_unregistered_kind_is_refused_before_sending(tmp_pat
         OpenAIAdapter("gpt-5.1", client_tool_codecs=codecs).build_request(prompt)
     assert caught.value.phase == "render"
     assert "client-executed tool kind 'apply_patch'" in str(caught.value)
+
+
+def test_an_async_client_is_refused_when_the_adapter_is_built() -> None:
+    # Its calls return coroutines the blocking tool loop would never await.
+    client = openai.AsyncOpenAI(api_key="sk-test", base_url="http://127.0.0.1:9/v1")
+    with pytest.raises(TypeError, match=r"AsyncOpenAI.*openai\.OpenAI.*asyncio\.to_thread"):
+        OpenAIAdapter("gpt-4o", client=client)  # type: ignore[arg-type]

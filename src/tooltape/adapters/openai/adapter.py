@@ -97,6 +97,13 @@ class OpenAIAdapter:
                 "OpenAIAdapter() takes no previous_response_id: it belongs to one call; pass it "
                 "to evaluate() or build_request()."
             )
+        if isinstance(client, openai.AsyncOpenAI):
+            raise TypeError(
+                f"OpenAIAdapter(client=...) got an {type(client).__name__}, whose calls return "
+                "coroutines; the adapter's tool loop makes blocking calls. Pass an openai.OpenAI "
+                "client (from async code, run evaluate in a thread: "
+                "await asyncio.to_thread(adapter.evaluate, prompt))."
+            )
         self.model = model
         self._client = client
         self.hosted_tool_codecs: Mapping[str, HostedToolCodec[Any, Any]] = dict(
