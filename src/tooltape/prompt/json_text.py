@@ -30,6 +30,18 @@ def escape_surrogates(text: str) -> str:
     return _SURROGATE.sub(lambda found: f"\\u{ord(found.group()):04x}", text)
 
 
+def escape_surrogates_in(value: Any) -> Any:
+    """JSON data ``value`` with every lone surrogate in its strings (keys too) escaped."""
+    if isinstance(value, str):
+        return escape_surrogates(value)
+    if isinstance(value, Mapping):
+        pairs = cast("Mapping[object, object]", value).items()
+        return {escape_surrogates_in(key): escape_surrogates_in(item) for key, item in pairs}
+    if isinstance(value, list | tuple):
+        return [escape_surrogates_in(item) for item in cast("Iterable[object]", value)]
+    return value
+
+
 def _walk(value: object, fallback: Fallback) -> Any:
     if value is None or isinstance(value, str | int | float | bool):
         return value

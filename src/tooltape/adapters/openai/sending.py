@@ -24,6 +24,7 @@ from pydantic_core import from_json
 from tooltape.adapters.openai.key_redaction import client_key, scrub_key
 from tooltape.adapters.openai.reading import check_response, describe_error, is_mapping
 from tooltape.prompt import PromptEvaluationError
+from tooltape.prompt.json_text import escape_surrogates_in
 
 PENDING = ("queued", "in_progress")
 _UTF8 = ("utf-8", "utf8")
@@ -122,7 +123,7 @@ class ResponseSender:
 
     def _create(self, body: dict[str, Any], prompt_name: str) -> dict[str, Any]:
         create: Callable[..., Any] = self.client().responses.with_raw_response.create
-        response = self._call(lambda: create(**body), prompt_name)
+        response = self._call(lambda: _send(create, body), prompt_name)
         if response.get("status") in PENDING:
             if not body.get("background"):
                 raise PromptEvaluationError(
@@ -224,6 +225,20 @@ class ResponseSender:
                 provider_payload=payload,
             )
         return response
+
+
+def _send(create: Callable[..., Any], body: dict[str, Any]) -> Any:
+    """``create(**body)``; text UTF-8 cannot carry goes as the ``\\uXXXX`` escape it is written as.
+
+    The SDK encodes bodies as strict UTF-8, so a lone surrogate (in a tool's
+    output, or resent from the provider's own items) would end the
+    evaluation. It fails before anything is sent; the body is then walked
+    once, and only then.
+    """
+    try:
+        return create(**body)
+    except UnicodeEncodeError:
+        return create(**escape_surrogates_in(body))
 
 
 def _where(error: openai.APIConnectionError) -> str:
