@@ -28,6 +28,7 @@ from tooltape import (
 from tooltape.adapters.openai import OpenAIAdapter
 from tooltape.testing.provider.loopback import LoopbackProvider, LoopbackReply
 from tooltape.testing.provider.replies import response_json
+from tooltape.tools.image_generation import image_generation_tool
 from tooltape.tools.mcp import HostedMcpConfig, hosted_mcp_tool
 
 FINAL = response_json("Done.", id="resp_final")
@@ -163,3 +164,25 @@ def test_hosted_call_arguments_no_parser_can_read_are_recorded_as_empty(
     assert invoked.result.success
     assert invoked.params.name == "search"
     assert invoked.params.arguments == {}
+
+
+def test_an_item_a_codec_cannot_read_is_reported_under_the_prompts_name(
+    provider: LoopbackProvider,
+) -> None:
+    image = {
+        "type": "image_generation_call",
+        "id": "ig_1",
+        "status": "completed",
+        "result": "!!not base64",
+    }
+    provider.queue(LoopbackReply.json({"id": "resp_1", "status": "completed", "output": [image]}))
+    section = MarkdownSection(title="T", template="go", hosted_tools=(image_generation_tool(),))
+    prompt: Prompt[Any] = Prompt(ns="tests", key="drawing", sections=[section])
+    client = openai.OpenAI(api_key="sk-loopback", base_url=provider.base_url, max_retries=0)
+
+    with pytest.raises(PromptEvaluationError) as raised:
+        OpenAIAdapter("gpt-5", client=client).evaluate(prompt)
+
+    assert raised.value.phase == "parse"
+    assert raised.value.prompt_name == "drawing"
+    assert str(raised.value).startswith("[drawing:parse] output[0].result (image_generation_call")

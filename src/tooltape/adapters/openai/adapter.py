@@ -12,6 +12,7 @@ from typing_extensions import Unpack
 
 from tooltape.adapters.codec import ClientToolCodec, HostedToolCodec
 from tooltape.adapters.openai.capabilities import DEFAULT_CAPABILITIES
+from tooltape.adapters.openai.codecs.failures import UNKNOWN_PROMPT
 from tooltape.adapters.openai.codecs.registry import (
     default_client_tool_codecs,
     default_hosted_tool_codecs,
@@ -195,14 +196,19 @@ class OpenAIAdapter:
             tool_specs=body.get("tools", []),
         )
         seen_items: list[object] = []
-        for _ in range(self.max_rounds):
-            data = self._sender.create(state.request(), prompt.name)
-            items = cast("list[object]", data["output"])
-            seen_items.extend(items)
-            answers = loop.answer(items)
-            if not answers:
-                return self._finish(prompt, rendered, executor, bus, data, seen_items)
-            state.advance(data, answers, prompt.name)
+        try:
+            for _ in range(self.max_rounds):
+                data = self._sender.create(state.request(), prompt.name)
+                items = cast("list[object]", data["output"])
+                seen_items.extend(items)
+                answers = loop.answer(items)
+                if not answers:
+                    return self._finish(prompt, rendered, executor, bus, data, seen_items)
+                state.advance(data, answers, prompt.name)
+        except PromptEvaluationError as error:
+            if error.prompt_name == UNKNOWN_PROMPT:  # a codec's: codecs never see the prompt
+                error.prompt_name = prompt.name
+            raise
         raise PromptEvaluationError(
             f"The model was still calling tools after {self.max_rounds} rounds; raise "
             "max_rounds or check the prompt for a tool loop.",
