@@ -261,6 +261,31 @@ def test_structured_output_is_requested_strictly_and_parsed(faults: ProviderFaul
     assert raised.value.phase == "parse"
 
 
+def test_a_refused_structured_answer_says_the_model_refused_and_why(
+    faults: ProviderFaults,
+) -> None:
+    prompt = Prompt[Answer](
+        ns="t", key="answer", sections=[MarkdownSection(title="T", template="Weather?")]
+    )
+    refusal = {
+        "type": "message",
+        "id": "msg_1",
+        "role": "assistant",
+        "status": "completed",
+        "content": [{"type": "refusal", "refusal": "I can't help with that."}],
+    }
+    faults.script(faults.ok(faults.response_json(output=[refusal])))
+
+    with pytest.raises(PromptEvaluationError) as raised:
+        OpenAIAdapter("gpt-5", client=faults.client()).evaluate(prompt)
+
+    assert raised.value.phase == "parse"
+    assert "refused" in str(raised.value) and "Answer" in str(raised.value)
+    assert "I can't help with that." in str(raised.value)
+    assert "Invalid JSON" not in str(raised.value)
+    assert raised.value.provider_payload == "I can't help with that."
+
+
 @dataclass(frozen=True)
 class Greeting:
     name: str

@@ -19,7 +19,7 @@ from tooltape.adapters.openai.codecs.registry import (
 )
 from tooltape.adapters.openai.conversation import ConversationState
 from tooltape.adapters.openai.options import CallOptions, RequestOptions, ResponseOptions
-from tooltape.adapters.openai.reading import output_text
+from tooltape.adapters.openai.reading import output_text, refusal_text
 from tooltape.adapters.openai.request import RequestBuilder
 from tooltape.adapters.openai.sending import ResponseSender
 from tooltape.adapters.openai.tool_choice import ToolChoice, later_round_choice
@@ -229,6 +229,14 @@ class OpenAIAdapter:
         text = output_text(items)
         output: OutputT | None = None
         if prompt.output_type is not None:
+            refusal = refusal_text(items) if not text else ""
+            if refusal:
+                raise PromptEvaluationError(
+                    f"The model refused to give a {prompt.output_type.__name__}: {refusal}",
+                    prompt_name=prompt.name,
+                    phase="parse",
+                    provider_payload=refusal[:2000],
+                )
             try:
                 output = cast(
                     "OutputT", params_schema(prompt.output_type).validator.validate_json(text)

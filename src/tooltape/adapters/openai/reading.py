@@ -39,6 +39,15 @@ def as_dict(item: object) -> dict[str, Any]:
 
 def output_text(items: Sequence[object]) -> str:
     """The assistant text of a response: every ``output_text`` part of every message."""
+    return _message_parts(items, "output_text", "text")
+
+
+def refusal_text(items: Sequence[object]) -> str:
+    """What the model said when it refused: every ``refusal`` part of every message."""
+    return _message_parts(items, "refusal", "refusal")
+
+
+def _message_parts(items: Sequence[object], part_type: str, key: str) -> str:
     parts: list[str] = []
     for item in items:
         if field(item, "type") != "message":
@@ -47,8 +56,8 @@ def output_text(items: Sequence[object]) -> str:
         if not isinstance(content, list | tuple):
             continue
         for part in cast("Sequence[object]", content):
-            text: object = field(part, "text", "")
-            if field(part, "type") == "output_text" and isinstance(text, str):
+            text: object = field(part, key, "")
+            if field(part, "type") == part_type and isinstance(text, str):
                 parts.append(text)
     return "".join(parts)
 
