@@ -411,3 +411,22 @@ def test_a_hook_returning_something_else_than_a_tool_result_fails_the_call(
     result = harness.executor.execute(ToolCall("add_one", '{"x": 1}'))
     assert result.success is False
     assert "ToolResult" in result.message
+
+
+@pytest.mark.parametrize(
+    "passed", ['{"x": 1}', None, [("x", 1)]], ids=["json-text", "none", "pairs"]
+)
+def test_a_hook_passing_call_next_something_else_than_a_dict_fails_the_call_saying_so(
+    make_harness: HarnessFactory, passed: object
+) -> None:
+    handler = AddOne()
+
+    def sloppy(ctx: ToolHookContext, args: Args, call_next: CallNext) -> ToolResult[Any]:
+        return call_next(passed)  # type: ignore[arg-type]
+
+    harness = make_harness(handler.tool(), prompt_hooks=[sloppy])
+    result = harness.executor.execute(ToolCall("add_one", '{"x": 1}'))
+    assert result.success is False
+    assert f"call_next was given {type(passed).__name__}" in result.message
+    assert "dict" in result.message
+    assert handler.seen == []

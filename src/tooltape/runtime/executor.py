@@ -152,6 +152,12 @@ class _HandlerStep:
                 f"Tool {name!r} has no local handler (it is executed by the provider); "
                 "do not call it as a function."
             )
+        if type(args) is not dict and not isinstance(args, Mapping):
+            # A hook's mistake, not the model's: raised, so the call fails naming it.
+            raise TypeError(
+                f"call_next was given {type(args).__name__}; pass it the tool's arguments as "
+                "a dict (the args the hook received, or a changed copy)."
+            )
         schema = bound.schema
         if schema is None:
             schema = bound.schema = bound.tool.schema
