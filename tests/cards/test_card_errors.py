@@ -108,6 +108,13 @@ def test_a_missing_card_file(tmp_path: Path) -> None:
     assert "no such file" in str(load_error(tmp_path / "nope.md"))
 
 
+def test_a_card_path_that_is_a_folder(tmp_path: Path) -> None:
+    message = str(load_error(tmp_path))
+    assert "it is a folder" in message
+    assert ".md file" in message
+    assert "UTF-8" not in message
+
+
 def test_a_name_that_is_not_a_tool_name(tmp_path: Path) -> None:
     error = load_error(card(tmp_path, "name: NY-Project-Manager"))
 

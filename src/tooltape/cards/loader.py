@@ -96,8 +96,16 @@ class _Loader:
             text = path.read_text(encoding="utf-8")
         except FileNotFoundError:
             raise CardError(path, None, "no such file", "check the card path.") from None
-        except (OSError, UnicodeDecodeError) as exc:
+        except IsADirectoryError:
+            raise CardError(
+                path, None, "it is a folder", "give the path of the card's .md file in it."
+            ) from None
+        except UnicodeDecodeError as exc:
             raise CardError(path, None, f"cannot read it ({exc})", "save it as UTF-8.") from exc
+        except OSError as exc:
+            raise CardError(
+                path, None, f"cannot read it ({exc})", "check the path and its permissions."
+            ) from exc
         front, body = parse_card(path, text)
         try:
             check_tool_name(front.name, what="Card")
