@@ -232,7 +232,7 @@ class OpenAIAdapter:
             refusal = refusal_text(items) if not text else ""
             if refusal:
                 raise PromptEvaluationError(
-                    f"The model refused to give a {prompt.output_type.__name__}: {refusal}",
+                    f"The model refused to answer with {prompt.output_type.__name__}: {refusal}",
                     prompt_name=prompt.name,
                     phase="parse",
                     provider_payload=refusal[:2000],
