@@ -115,6 +115,18 @@ def test_a_card_path_that_is_a_folder(tmp_path: Path) -> None:
     assert "UTF-8" not in message
 
 
+def test_a_field_given_twice_is_refused_not_last_one_wins(tmp_path: Path) -> None:
+    path = card(tmp_path, "name: first\ndescription: d\nname: second")
+    error = load_error(path)
+    assert error.field == "name"
+    assert "`name` is given twice in the front matter (lines 2 and 4)" in str(error)
+
+
+def test_a_key_given_twice_in_a_nested_mapping_is_refused(tmp_path: Path) -> None:
+    front = "name: n\nhosted:\n  - kind: web_search\n    kind: file_search"
+    assert "`kind` is given twice" in str(load_error(card(tmp_path, front)))
+
+
 def test_a_name_that_is_not_a_tool_name(tmp_path: Path) -> None:
     error = load_error(card(tmp_path, "name: NY-Project-Manager"))
 

@@ -202,8 +202,35 @@ def _known_fields(loc: tuple[int | str, ...]) -> list[str]:
     return [f.name for f in dataclasses.fields(owner)]
 
 
+_SAFE_LOADER = cast("type[yaml.SafeLoader]", getattr(yaml, "CSafeLoader", yaml.SafeLoader))
+
+
+class _DuplicateKey(yaml.YAMLError):
+    """A mapping of the front matter gives ``key`` twice (YAML would keep the last silently)."""
+
+    def __init__(self, key: str, lines: tuple[int, int]) -> None:
+        super().__init__(key)
+        self.key = key
+        self.lines = lines
+
+
+class _CardLoader(_SAFE_LOADER):
+    """The safe loader, refusing a key given twice in one mapping."""
+
+    def construct_mapping(self, node: yaml.MappingNode, deep: bool = False) -> dict[Any, Any]:
+        first: dict[str, int] = {}
+        for key_node, _ in node.value:
+            if not isinstance(key_node, yaml.ScalarNode) or key_node.value == "<<":
+                continue
+            key, line = str(key_node.value), key_node.start_mark.line
+            if key in first:
+                raise _DuplicateKey(key, (first[key], line))
+            first[key] = line
+        return super().construct_mapping(node, deep)
+
+
 def _yaml_loader() -> type[yaml.SafeLoader]:
-    return cast("type[yaml.SafeLoader]", getattr(yaml, "CSafeLoader", yaml.SafeLoader))
+    return _CardLoader
 
 
 def _validation_error(path: Path, error: ValidationError) -> CardError:
@@ -242,6 +269,16 @@ def parse_card(path: Path, text: str) -> tuple[CardFrontMatter, str]:
         )
     try:
         data: object = yaml.load(match.group("yaml"), Loader=_yaml_loader())
+    except _DuplicateKey as exc:
+        # The front matter starts on the file's second line; YAML counts lines from 0.
+        first, again = (line + 2 for line in exc.lines)
+        raise CardError(
+            path,
+            exc.key,
+            f"`{exc.key}` is given twice in the front matter (lines {first} and {again}); "
+            "YAML would keep only the last",
+            "give each field once.",
+        ) from None
     except yaml.YAMLError as exc:
         raise CardError(
             path, None, f"the front matter is not valid YAML ({exc})", "fix the YAML syntax."
