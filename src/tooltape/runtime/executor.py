@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any, cast
 
-from pydantic_core import ValidationError, from_json
+from pydantic_core import from_json
 
 from tooltape.prompt import (
     EventBus,
@@ -16,17 +16,22 @@ from tooltape.prompt import (
     ProviderAdapter,
     RenderedPrompt,
     SessionProtocol,
-    Tool,
-    ToolContext,
-    ToolHandler,
     ToolResult,
 )
 from tooltape.prompt.frozen_build import direct_init, positional_builder
 from tooltape.prompt.result import render_value
-from tooltape.prompt.schema import ArgumentsError, ParamsSchema, to_jsonable
+from tooltape.prompt.schema import ArgumentsError, to_jsonable
 from tooltape.prompt.tool import ToolSource
-from tooltape.runtime.answers import checked_model_output, failure_detail, unrenderable
+from tooltape.runtime.answers import checked_model_output, unrenderable
 from tooltape.runtime.events import InProcessEventBus, ToolInvoked
+from tooltape.runtime.handler_step import (
+    UNVALIDATED,
+    Bound,
+    ContextArgs,
+    HandlerStep,
+    bind,
+    failed,
+)
 from tooltape.runtime.hooks import (
     HookChain,
     ToolArgs,
@@ -37,16 +42,6 @@ from tooltape.runtime.hooks import (
 
 logger = logging.getLogger("tooltape.executor")
 _now = datetime.now  # bound once: a global's attribute lookup less per event
-
-_AFTER_FAILURE = "Retry with different arguments, or continue without this tool."
-
-
-def _failed(tool_name: str, exc: Exception) -> ToolResult[Any]:
-    """The failed result for an exception raised by a handler or a hook."""
-    detail = failure_detail(exc)
-    return ToolResult.error(
-        f"Tool {tool_name!r} failed: {type(exc).__name__}: {detail}. {_AFTER_FAILURE}"
-    )
 
 
 @direct_init  # one is built for every call a model makes
@@ -93,99 +88,10 @@ def _subclass_text(result: ToolResult[Any]) -> str:
 # One of each per call: built without their frozen ``__init__`` (see frozen_build).
 _event = positional_builder(ToolInvoked)
 _hook_context = positional_builder(ToolHookContext)
-_tool_context = positional_builder(ToolContext)
 
-_ContextArgs = tuple[
-    Prompt[Any], RenderedPrompt[Any], ProviderAdapter, SessionProtocol, EventBus, datetime | None
-]
+_new = object.__new__
 _CONTEXT_FIELDS = frozenset({"prompt", "rendered", "adapter", "session", "bus", "deadline"})
 """The executor's attributes a ``ToolContext`` is built from."""
-
-
-@dataclass(slots=True)
-class _Bound:
-    """What every call of one tool reads of it, read once (its properties are computed)."""
-
-    tool: Tool[Any, Any]
-    name: str
-    source: ToolSource
-    server_name: str | None
-    handler: ToolHandler[Any, Any] | None
-    schema: ParamsSchema[Any] | None = None
-    """Found on the first call that validates (a broken one fails that call only)."""
-
-
-def _bind(tool: Tool[Any, Any]) -> _Bound:
-    return _Bound(tool, tool.name, tool.source, tool.server_name, tool.handler)
-
-
-_UNVALIDATED = object()
-_new = object.__new__
-
-
-class _HandlerStep:
-    """One call's innermost step (its hooks' ``original_tool_func`` is ``run``).
-
-    It keeps the params it last validated, for the call's ``ToolInvoked``:
-    hooks may call the step more than once, or not at all.
-    """
-
-    __slots__ = ("bound", "context", "params")
-
-    bound: _Bound
-    context: _ContextArgs
-    params: object
-
-    def run(self, args: ToolArgs) -> ToolResult[Any]:
-        """Validate ``args`` and call the tool's handler with them."""
-        bound, context = self.bound, self.context
-        name = bound.name
-        deadline = context[-1]  # a ToolContext's fields end with the deadline
-        if deadline is not None and datetime.now(UTC) >= deadline:
-            return ToolResult.error(
-                f"Tool {name!r} was not run: the evaluation deadline "
-                f"{deadline.isoformat()} has passed; finish without calling more tools."
-            )
-        handler = bound.handler
-        if handler is None:
-            return ToolResult.error(
-                f"Tool {name!r} has no local handler (it is executed by the provider); "
-                "do not call it as a function."
-            )
-        if type(args) is not dict and not isinstance(args, Mapping):
-            # A hook's mistake, not the model's: raised, so the call fails naming it.
-            raise TypeError(
-                f"call_next was given {type(args).__name__}; pass it the tool's arguments as "
-                "a dict (the args the hook received, or a changed copy)."
-            )
-        schema = bound.schema
-        if schema is None:
-            schema = bound.schema = bound.tool.schema
-        try:
-            if type(schema) is ParamsSchema:
-                # The validator itself: ``validate`` is this plus a frame and a copy.
-                data = args if type(args) is dict else dict(args)
-                params = schema.validator.validate_python(data)
-            else:  # a schema of its own (an MCP tool's JSON Schema) validates its own way
-                params = schema.validate(args)
-        except ValidationError as exc:
-            problem = schema.mismatch(exc)
-            return ToolResult.error(f"Tool {name!r}: {problem} Fix the arguments and retry.")
-        except ArgumentsError as exc:
-            return ToolResult.error(f"Tool {name!r}: {exc} Fix the arguments and retry.")
-        self.params = params
-        # A new ToolContext for each handler call, never one shared between calls.
-        try:
-            outcome: object = handler(params, context=_tool_context(*context))
-        except Exception as exc:
-            logger.warning("Tool %r handler raised", name, exc_info=True)
-            return _failed(name, exc)
-        if not isinstance(outcome, ToolResult):
-            return ToolResult.error(
-                f"Tool {name!r} handler returned {type(outcome).__name__}; "
-                f"a handler must return a ToolResult. {_AFTER_FAILURE}"
-            )
-        return outcome
 
 
 class ToolExecutor:
@@ -202,7 +108,7 @@ class ToolExecutor:
     """
 
     _chain: HookChain | None
-    _context_args: _ContextArgs | None
+    _context_args: ContextArgs | None
 
     def __init__(
         self,
@@ -225,7 +131,7 @@ class ToolExecutor:
         self.provider = provider
         self.deadline = deadline
         self._tools = {tool.name: tool for tool in rendered.tools}
-        self._bound: dict[str, _Bound] = {}
+        self._bound: dict[str, Bound] = {}
         self.invocations: list[ToolInvoked] = []
 
     def __setattr__(self, name: str, value: object) -> None:
@@ -237,7 +143,7 @@ class ToolExecutor:
             # Rebuilt on the next call, once every field is set.
             object.__setattr__(self, "_context_args", None)
 
-    def _context_fields(self) -> _ContextArgs:
+    def _context_fields(self) -> ContextArgs:
         """The fields of each call's ``ToolContext``, gathered again after a change."""
         args = self._context_args
         if args is None:
@@ -263,7 +169,7 @@ class ToolExecutor:
         if bound is None:
             tool = self._tools.get(call.name)
             if tool is not None:
-                bound = self._bound[call.name] = _bind(tool)
+                bound = self._bound[call.name] = bind(tool)
         params: object = call.arguments
         if bound is None:
             available = ", ".join(sorted(self._tools)) or "none"
@@ -283,10 +189,10 @@ class ToolExecutor:
                 result = ToolResult.error(f"Tool {call.name!r}: {exc}")
             else:
                 # Built by hand (no ``__init__`` frame): one is made for every call.
-                step: _HandlerStep = _new(_HandlerStep)
+                step: HandlerStep = _new(HandlerStep)
                 step.bound = bound
                 step.context = self._context_args or self._context_fields()
-                step.params = _UNVALIDATED
+                step.params = UNVALIDATED
                 chain = self._chain
                 try:
                     if chain is None:  # no hooks: nothing to give a ToolHookContext to
@@ -306,8 +212,8 @@ class ToolExecutor:
                 except Exception as exc:
                     where = "in a hook" if chain is not None else "outside its handler"
                     logger.warning("Tool %r failed %s", call.name, where, exc_info=True)
-                    result = _failed(call.name, exc)
-                params = args if step.params is _UNVALIDATED else step.params
+                    result = failed(call.name, exc)
+                params = args if step.params is UNVALIDATED else step.params
         return self._publish(call.name, params, result, call.call_id, source or "function", kind)
 
     def record_provider_call(
@@ -376,7 +282,7 @@ class ToolExecutor:
             return chain(ctx, args) if chain is not None else ctx.original_tool_func(args)
         except Exception as exc:
             logger.warning("Tool %r failed in a hook", ctx.tool_name, exc_info=True)
-            return _failed(ctx.tool_name, exc)
+            return failed(ctx.tool_name, exc)
 
     def _publish(
         self,
