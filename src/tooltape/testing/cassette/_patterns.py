@@ -158,17 +158,46 @@ def value_rule(kind: str, value: str, replacement: str = REDACTED) -> SecretRule
 
 _NOT_AFTER_TOKEN = r"(?<![A-Za-z0-9_-])"
 _NOT_AFTER_BASE64 = r"(?<![A-Za-z0-9+/_-])"
+# A key joined to a word by ``-`` or ``_`` (``raw-sk-proj-...``, ``token_ghp_...``): for
+# shapes whose tail no name or slug spells (a long run of letters and digits, hex of a
+# fixed length, a distinctive prefix), a joiner before them does not make them a word.
+_NOT_AFTER_WORD = r"(?<![A-Za-z0-9])"
+_NOT_AFTER_BASE64_WORD = r"(?<![A-Za-z0-9+/])"
+_AFTER_JOINER = r"(?<=[_-])"
 _END = r"(?![A-Za-z0-9_-])"
+_LOOKBEHINDS = (
+    _NOT_AFTER_TOKEN,
+    _NOT_AFTER_BASE64,
+    _NOT_AFTER_WORD,
+    _NOT_AFTER_BASE64_WORD,
+    _AFTER_JOINER,
+)
 
 
 def _rule(
     kind: str, pattern: str, *needles: str, replacement: str = REDACTED, fold_case: bool = False
 ) -> SecretRule:
     loose = None
-    for prefix in (_NOT_AFTER_TOKEN, _NOT_AFTER_BASE64):
+    for prefix in _LOOKBEHINDS:
         if pattern.startswith(prefix):
             loose = re.compile(pattern.removeprefix(prefix))
     return SecretRule(kind, re.compile(pattern), replacement, needles, fold_case, loose)
+
+
+OPENAI_MARKER = "T3BlbkFJ"
+"""The base64 of ``OpenAI`` that every OpenAI key carries (user, project, service
+account and admin keys alike)."""
+
+# Tails of a random key hold a digit, a capital and a small letter; a slug does not.
+_RANDOM_TAIL = "".join(rf"(?=[A-Za-z0-9_-]*{chars})" for chars in ("[0-9]", "[A-Z]", "[a-z]"))
+
+# A key carrying the marker is found even glued to letters or digits (``abcsk-...``).
+# The marker must come within the length of a real key's first half, and fewer than 64
+# characters of a token may come before ``sk-``: URL-safe base64 of a text naming
+# OpenAI holds the marker, and an ``sk-`` by chance, far apart in one long run.
+_MARKED_OPENAI_KEY = re.compile(
+    r"sk-(?<![A-Za-z0-9_-]{67})[A-Za-z0-9_-]{20,160}" + OPENAI_MARKER + r"[A-Za-z0-9_-]*"
+)
 
 
 SECRET_RULES: tuple[SecretRule, ...] = (
@@ -189,10 +218,31 @@ SECRET_RULES: tuple[SecretRule, ...] = (
     ),
     _rule("Anthropic API key", _NOT_AFTER_TOKEN + r"sk-ant-[A-Za-z0-9_-]{20,}", "sk-ant-"),
     _rule(
+        "Anthropic API key",
+        _AFTER_JOINER + r"sk-ant-(?:api|admin|oat|ort)[0-9]{2}-[A-Za-z0-9_-]{20,}",
+        "sk-ant-",
+    ),
+    _rule(
         "OpenAI-style key",
         _NOT_AFTER_TOKEN + r"sk-[A-Za-z0-9_-]{20,}",
         "sk-",
         replacement=KEY_PLACEHOLDER,
+    ),
+    _rule(
+        "OpenAI-style key",
+        _AFTER_JOINER + r"sk-(?:proj|svcacct|admin|None)-" + _RANDOM_TAIL + r"[A-Za-z0-9_-]{20,}",
+        "sk-proj-",
+        "sk-svcacct-",
+        "sk-admin-",
+        "sk-None-",
+        replacement=KEY_PLACEHOLDER,
+    ),
+    SecretRule(
+        "OpenAI-style key",
+        _MARKED_OPENAI_KEY,
+        KEY_PLACEHOLDER,
+        (OPENAI_MARKER,),
+        loose=_MARKED_OPENAI_KEY,
     ),
     _rule(
         "Stripe secret key",
@@ -221,14 +271,15 @@ SECRET_RULES: tuple[SecretRule, ...] = (
     ),
     _rule(
         "GitHub token",
-        _NOT_AFTER_TOKEN + r"(?:gh[pousr]_[A-Za-z0-9]{30,}|github_pat_[A-Za-z0-9_]{30,})",
+        _NOT_AFTER_WORD + r"gh[pousr]_[A-Za-z0-9]{30,}",
         "ghp_",
         "gho_",
         "ghu_",
         "ghs_",
         "ghr_",
-        "github_pat_",
     ),
+    # Its tail may hold "_": after a joiner it would be a name (load_github_pat_from_env).
+    _rule("GitHub token", _NOT_AFTER_TOKEN + r"github_pat_[A-Za-z0-9_]{30,}", "github_pat_"),
     _rule(
         "GitLab token",
         _NOT_AFTER_TOKEN + r"(?:glpat|gldt|glrt|glptt|glsoat|glcbt)-[0-9A-Za-z_-]{20,}",
@@ -240,10 +291,10 @@ SECRET_RULES: tuple[SecretRule, ...] = (
         "glcbt-",
     ),
     _rule("Google API key", _NOT_AFTER_BASE64 + r"AIza[0-9A-Za-z_-]{35}", "AIza"),
-    _rule("Google OAuth token", _NOT_AFTER_TOKEN + r"ya29\.[0-9A-Za-z_-]{20,}", "ya29."),
+    _rule("Google OAuth token", _NOT_AFTER_WORD + r"ya29\.[0-9A-Za-z_-]{20,}", "ya29."),
     _rule(
         "AWS access key id",
-        _NOT_AFTER_BASE64 + r"(?:AKIA|ASIA|ABIA|ACCA)[0-9A-Z]{16}(?![0-9A-Z])",
+        _NOT_AFTER_BASE64_WORD + r"(?:AKIA|ASIA|ABIA|ACCA)[0-9A-Z]{16}(?![0-9A-Z])",
         "AKIA",
         "ASIA",
         "ABIA",
@@ -257,25 +308,25 @@ SECRET_RULES: tuple[SecretRule, ...] = (
         replacement=r"\1\2REDACTED",
         fold_case=True,
     ),
-    _rule("Hugging Face token", _NOT_AFTER_TOKEN + r"hf_[A-Za-z0-9]{30,}" + _END, "hf_"),
-    _rule("npm token", _NOT_AFTER_TOKEN + r"npm_[A-Za-z0-9]{36}" + _END, "npm_"),
-    _rule("PyPI token", _NOT_AFTER_TOKEN + r"pypi-AgEIcHlwaS5vcmc[A-Za-z0-9_-]{40,}", "pypi-AgEI"),
+    _rule("Hugging Face token", _NOT_AFTER_WORD + r"hf_[A-Za-z0-9]{30,}" + _END, "hf_"),
+    _rule("npm token", _NOT_AFTER_WORD + r"npm_[A-Za-z0-9]{36}" + _END, "npm_"),
+    _rule("PyPI token", _NOT_AFTER_WORD + r"pypi-AgEIcHlwaS5vcmc[A-Za-z0-9_-]{40,}", "pypi-AgEI"),
     _rule(
         "SendGrid key",
-        _NOT_AFTER_TOKEN + r"SG\.[A-Za-z0-9_-]{16,32}\.[A-Za-z0-9_-]{30,50}",
+        _NOT_AFTER_WORD + r"SG\.[A-Za-z0-9_-]{16,32}\.[A-Za-z0-9_-]{30,50}",
         "SG.",
     ),
-    _rule("Groq API key", _NOT_AFTER_TOKEN + r"gsk_[A-Za-z0-9]{40,}", "gsk_"),
-    _rule("xAI API key", _NOT_AFTER_TOKEN + r"xai-[A-Za-z0-9]{60,}", "xai-"),
-    _rule("Replicate token", _NOT_AFTER_TOKEN + r"r8_[A-Za-z0-9]{30,}", "r8_"),
-    _rule("Perplexity API key", _NOT_AFTER_TOKEN + r"pplx-[A-Za-z0-9]{40,}", "pplx-"),
-    _rule("DigitalOcean token", _NOT_AFTER_TOKEN + r"do[opr]_v1_[a-f0-9]{64}", "_v1_"),
+    _rule("Groq API key", _NOT_AFTER_WORD + r"gsk_[A-Za-z0-9]{40,}", "gsk_"),
+    _rule("xAI API key", _NOT_AFTER_WORD + r"xai-[A-Za-z0-9]{60,}", "xai-"),
+    _rule("Replicate token", _NOT_AFTER_WORD + r"r8_[A-Za-z0-9]{30,}", "r8_"),
+    _rule("Perplexity API key", _NOT_AFTER_WORD + r"pplx-[A-Za-z0-9]{40,}", "pplx-"),
+    _rule("DigitalOcean token", _NOT_AFTER_WORD + r"do[opr]_v1_[a-f0-9]{64}", "_v1_"),
     _rule(
         "Shopify token",
-        _NOT_AFTER_TOKEN + r"shp(?:at|ca|pa|ss)_[a-fA-F0-9]{32}",
+        _NOT_AFTER_WORD + r"shp(?:at|ca|pa|ss)_[a-fA-F0-9]{32}",
         "shp",
     ),
-    _rule("Databricks token", _NOT_AFTER_BASE64 + r"dapi[a-f0-9]{32}(?:-\d)?" + _END, "dapi"),
+    _rule("Databricks token", _NOT_AFTER_BASE64_WORD + r"dapi[a-f0-9]{32}(?:-\d)?" + _END, "dapi"),
     _rule(
         "Azure storage key",
         r"(AccountKey|SharedAccessKey)=[A-Za-z0-9+/]{20,}={0,2}",
@@ -285,7 +336,7 @@ SECRET_RULES: tuple[SecretRule, ...] = (
     ),
     _rule(
         "JSON web token",
-        _NOT_AFTER_TOKEN + r"eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}",
+        _NOT_AFTER_WORD + r"eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}",
         ".eyJ",
     ),
 )
