@@ -30,6 +30,7 @@ from tooltape.testing.cassette import (
     find_secrets,
     parse_sse,
     scrub_cassette,
+    scrub_policy,
     scrub_text,
     scrub_tree,
 )
@@ -262,3 +263,84 @@ def test_a_joined_key_replays_with_no_key_as_it_was_recorded(
     replayed = pytester.runpytest_subprocess("-p", "no:cacheprovider")
     replayed.assert_outcomes(passed=1)
     assert key[8:] not in replayed.stdout.str() + replayed.stderr.str()
+
+
+# --- base64 wrapped into lines --------------------------------------------------------
+
+NOTES = "Deploy notes\n\nThe service reads its key from the vault; today it is\n"
+
+
+def _wrapped(text: str, width: int = 76, newline: str = "\r\n") -> str:
+    """``text`` in base64 as MIME writes it: lines of ``width`` characters."""
+    encoded = base64.b64encode(text.encode()).decode()
+    return newline.join(encoded[i : i + width] for i in range(0, len(encoded), width))
+
+
+def _unwrapped(block: str) -> str:
+    return base64.b64decode("".join(block.split())).decode()
+
+
+@pytest.mark.parametrize(
+    ("width", "newline"), [(76, "\r\n"), (76, "\n"), (64, "\n")], ids=["mime", "lf", "pem"]
+)
+def test_a_key_across_the_lines_of_wrapped_base64_is_found_and_rewrapped(
+    width: int, newline: str
+) -> None:
+    block = _wrapped(NOTES + PROJECT_MARKED + "\nRotate it monthly.\n", width, newline)
+    assert all(PROJECT_MARKED not in _b64_line(line) for line in block.split(newline))
+    email = f"Content-Transfer-Encoding: base64{newline}{newline}{block}{newline}{newline}--b--"
+    dirty = _everywhere(email)
+    findings = find_secrets(dirty)
+    assert {f.location for f in findings} >= PLACES - {"/interactions/0/request/uri"}
+    assert {f.kind for f in findings} == {"OpenAI-style key in base64"}
+    clean = scrub_cassette(dirty)
+    assert find_secrets(clean) == []
+    body = clean.interactions[0].request.body
+    assert isinstance(body, JsonBody)
+    note = body.data["input"]  # type: ignore[index]
+    assert isinstance(note, str)
+    rewritten = note.split(newline * 2)[1]
+    lines = rewritten.split(newline)
+    assert {len(line) for line in lines[:-1]} == {width}  # still wrapped as it was
+    assert _unwrapped(rewritten) == NOTES + "sk-REDACTED\nRotate it monthly.\n"
+    assert scrub_cassette(clean) == clean
+
+
+def _b64_line(line: str) -> str:
+    return base64.b64decode(line + "=" * (-len(line) % 4)).decode("utf-8", "replace")
+
+
+def test_the_recording_hooks_redact_a_key_in_wrapped_base64() -> None:
+    block = _wrapped(NOTES + LEGACY + "\n")
+    raw = json.dumps({"input": f"attachment:\r\n{block}\r\n"}).encode()
+    request = before_record_request(Request("POST", "https://api.example.test/v1/x", raw, {}))
+    sent = json.loads(request.body)["input"]
+    assert _unwrapped(sent.split("\r\n", 1)[1]) == NOTES + "sk-REDACTED\n"
+    response = before_record_response(
+        {"status": {"code": 200, "message": "OK"}, "headers": {}, "body": {"string": raw}}
+    )
+    assert json.loads(response["body"]["string"]) == json.loads(request.body)
+
+
+def test_lines_of_base64_of_other_widths_or_data_are_left_alone() -> None:
+    ragged = "\n".join(["QUJDREVGR0hJSktMTU5PUFFSU1RVVldY", "QUJDREVGR0hJSktM"] * 3)
+    image = _wrapped("\x89PNG" + "".join(map(chr, range(256))))
+    for text in (ragged, image, "word\nanother word\n" * 5):
+        assert scrub_text(text) == text
+
+
+@pytest.mark.parametrize(
+    ("text", "key"),
+    [
+        *JOINED.values(),
+        ("keys: raw-" + LEGACY + "_v2, x" + PROJECT_MARKED + "-old", LEGACY),
+        ("attachment:\r\n" + _wrapped(NOTES + LEGACY + "\n") + "\r\n", LEGACY),
+    ],
+)
+def test_the_key_known_by_its_value_or_only_by_its_shape_is_written_alike(
+    text: str, key: str
+) -> None:
+    # Recording knows the live key's value; replay with no key knows only shapes. The
+    # request replay sends must scrub to what was recorded.
+    recording = scrub_policy(None, (("OPENAI_API_KEY", key),))
+    assert scrub_text(text, recording) == scrub_text(text) != text

@@ -71,6 +71,11 @@ _ENCRYPTED_IN_TEXT = re.compile(r'("encrypted_content"\s*:\s*")((?:[^"\\]|\\.)*)
 _UNREDACTED_ENCRYPTED = re.compile(rb'"encrypted_content"\s*:\s*"(?!REDACTED"|")')
 _MCP_CREDENTIAL_KEYS = (b'"headers"', b'"authorization"')
 _DOMAIN_SECRETS = b'"domain_secrets"'
+# Base64 wrapped into lines inside a JSON string: its line breaks are escapes there, so
+# only the parsed string shows the lines joined (see ``_text``).
+_ESCAPED_WRAP_POINT = re.compile(
+    rb"\\n(?=[A-Za-z0-9+/]{16})(?:(?<=[A-Za-z0-9+/]{16}\\n)|(?<=[A-Za-z0-9+/]{16}\\r\\n))"
+)
 
 
 def might_need_scrubbing(raw: bytes, policy: ScrubPolicy = DEFAULT_POLICY) -> bool:
@@ -82,6 +87,8 @@ def might_need_scrubbing(raw: bytes, policy: ScrubPolicy = DEFAULT_POLICY) -> bo
     hooks never take this shortcut for one.)
     """
     if b"\\u" in raw or b"\\/" in raw or _UNREDACTED_ENCRYPTED.search(raw):
+        return True
+    if b"\\n" in raw and _ESCAPED_WRAP_POINT.search(raw):
         return True
     if b'"mcp"' in raw and any(key in raw for key in _MCP_CREDENTIAL_KEYS):
         return True

@@ -33,6 +33,13 @@ _ESCAPE = re.compile(r'\\(?:u([0-9a-fA-F]{4})|(["\\/bfnrt]))')
 _SIMPLE = {'"': '"', "\\": "\\", "/": "/", "b": "\b", "f": "\f", "n": "\n", "r": "\r", "t": "\t"}
 _BASE64_RUN = re.compile(r"(?<![A-Za-z0-9+/_-])[A-Za-z0-9+/_-]{28,}={0,2}")
 _CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
+# MIME and PEM wrap base64 into lines of one width (76, 64 characters): each line
+# decodes alone, so a key across two lines is only seen in the lines joined. A line
+# break between two runs of base64 says a block may start on the line before it.
+_WRAP_POINT = re.compile(
+    r"\n(?=[A-Za-z0-9+/]{16})(?:(?<=[A-Za-z0-9+/]{16}\n)|(?<=[A-Za-z0-9+/]{16}\r\n))"
+)
+_WRAPPED = re.compile(r"(?:[A-Za-z0-9+/]{16,}\r?\n)+[A-Za-z0-9+/]+={0,2}(?![A-Za-z0-9+/=])")
 
 
 class _Unescaped:
@@ -105,8 +112,57 @@ def _base64_text(run: str | bytes) -> tuple[str, bool, bool] | None:
     return decoded, urlsafe, body != run
 
 
+class _Wrapped:
+    """A block of base64 lines of one width: where it is, the run it joins to, its layout."""
+
+    __slots__ = ("end", "newline", "padded", "run", "start", "width")
+
+    def __init__(self, block: re.Match[str]) -> None:
+        self.start, self.end = block.span()
+        self.newline = "\r\n" if "\r" in block.group() else "\n"
+        self.run = block.group().replace("\r", "").replace("\n", "")
+        self.width = block.group().index(self.newline)
+        # MIME pads: a run of whole groups is written padded again, whatever it decodes to.
+        self.padded = len(self.run) % 4 == 0
+
+    def rewrapped(self, encoded: str) -> str:
+        """``encoded`` laid out as this block was."""
+        if not self.padded:
+            encoded = encoded.rstrip("=")
+        lines = (encoded[i : i + self.width] for i in range(0, len(encoded), self.width))
+        return self.newline.join(lines)
+
+
+def _wrapped_blocks(text: str) -> list[_Wrapped]:
+    """Every block of two or more base64 lines of one width (a multiple of 4) in ``text``."""
+    blocks: list[_Wrapped] = []
+    at = 0
+    while (point := _WRAP_POINT.search(text, at)) is not None:
+        line_start = text.rfind("\n", 0, point.start() - 1) + 1
+        block = _WRAPPED.match(text, line_start)
+        if block is None or block.end() <= point.start():
+            at = point.end()
+            continue
+        wrapped = _Wrapped(block)
+        widths = {len(line) for line in block.group().splitlines()[:-1]}
+        last = len(block.group().splitlines()[-1])
+        if widths == {wrapped.width} and wrapped.width % 4 == 0 and last <= wrapped.width:
+            blocks.append(wrapped)
+        at = block.end()
+    return blocks
+
+
 def _base64_spans(text: str, policy: ScrubPolicy) -> list[Span]:
     spans: list[Span] = []
+    for block in _wrapped_blocks(text) if "\n" in text else ():
+        found = _base64_text(block.run)
+        if found is None:
+            continue
+        inner = find_spans(found[0], policy, _level=_MAX_LEVELS)
+        if inner:
+            cleaned = redact_spans(found[0], inner).encode("utf-8")
+            replacement = block.rewrapped(base64.b64encode(cleaned).decode("ascii"))
+            spans.append(Span(block.start, block.end, f"{inner[0].kind} in base64", replacement))
     for match in _BASE64_RUN.finditer(text):
         found = _base64_text(match.group())
         if found is None:
@@ -187,6 +243,10 @@ def base64_holds_secret(text: str, policy: ScrubPolicy = DEFAULT_POLICY) -> bool
     """Whether a base64 run in ``text`` decodes to text holding a secret."""
     for run in base64_runs(text):
         found = _base64_text(run)
+        if found is not None and holds_secret(found[0], policy, _level=_MAX_LEVELS):
+            return True
+    for block in _wrapped_blocks(text) if "\n" in text else ():
+        found = _base64_text(block.run)
         if found is not None and holds_secret(found[0], policy, _level=_MAX_LEVELS):
             return True
     return False
