@@ -66,16 +66,18 @@ __all__ = [
 _ENCRYPTED_IN_TEXT = re.compile(r'("encrypted_content"\s*:\s*")((?:[^"\\]|\\.)*)(")')
 
 # A JSON \u escape or an escaped slash can spell a needle the literal search
-# would not see; an encrypted_content value or an MCP tool spec's headers and
-# authorization are redacted by key, not by shape.
+# would not see, and an escaped line break between two runs of base64 may be inside
+# base64 wrapped into lines, which only the parsed string shows joined (see ``_text``).
+# One regex pass finds any of them faster than two literal searches find the first two.
+_ESCAPES_HIDING_SECRETS = re.compile(
+    rb"\\[u/]"
+    rb"|\\n(?=[A-Za-z0-9+/])(?:(?<=[A-Za-z0-9+/]{28}\\n)|(?<=[A-Za-z0-9+/]{28}\\r\\n))"
+)
+# An encrypted_content value or an MCP tool spec's headers and authorization are
+# redacted by key, not by shape.
 _UNREDACTED_ENCRYPTED = re.compile(rb'"encrypted_content"\s*:\s*"(?!REDACTED"|")')
 _MCP_CREDENTIAL_KEYS = (b'"headers"', b'"authorization"')
 _DOMAIN_SECRETS = b'"domain_secrets"'
-# Base64 wrapped into lines inside a JSON string: its line breaks are escapes there, so
-# only the parsed string shows the lines joined (see ``_text``).
-_ESCAPED_WRAP_POINT = re.compile(
-    rb"\\n(?=[A-Za-z0-9+/]{16})(?:(?<=[A-Za-z0-9+/]{16}\\n)|(?<=[A-Za-z0-9+/]{16}\\r\\n))"
-)
 
 
 def might_need_scrubbing(raw: bytes, policy: ScrubPolicy = DEFAULT_POLICY) -> bool:
@@ -86,9 +88,7 @@ def might_need_scrubbing(raw: bytes, policy: ScrubPolicy = DEFAULT_POLICY) -> bo
     hooks skip parsing them. (A stream's split secrets need the parse: the
     hooks never take this shortcut for one.)
     """
-    if b"\\u" in raw or b"\\/" in raw or _UNREDACTED_ENCRYPTED.search(raw):
-        return True
-    if b"\\n" in raw and _ESCAPED_WRAP_POINT.search(raw):
+    if _ESCAPES_HIDING_SECRETS.search(raw) or _UNREDACTED_ENCRYPTED.search(raw):
         return True
     if b'"mcp"' in raw and any(key in raw for key in _MCP_CREDENTIAL_KEYS):
         return True

@@ -35,11 +35,12 @@ _BASE64_RUN = re.compile(r"(?<![A-Za-z0-9+/_-])[A-Za-z0-9+/_-]{28,}={0,2}")
 _CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
 # MIME and PEM wrap base64 into lines of one width (76, 64 characters): each line
 # decodes alone, so a key across two lines is only seen in the lines joined. A line
-# break between two runs of base64 says a block may start on the line before it.
+# break after a run of base64 as long as ``base64_runs`` looks for, and before another,
+# says a block may start on the line before it.
 _WRAP_POINT = re.compile(
-    r"\n(?=[A-Za-z0-9+/]{16})(?:(?<=[A-Za-z0-9+/]{16}\n)|(?<=[A-Za-z0-9+/]{16}\r\n))"
+    r"\n(?=[A-Za-z0-9+/])(?:(?<=[A-Za-z0-9+/]{28}\n)|(?<=[A-Za-z0-9+/]{28}\r\n))"
 )
-_WRAPPED = re.compile(r"(?:[A-Za-z0-9+/]{16,}\r?\n)+[A-Za-z0-9+/]+={0,2}(?![A-Za-z0-9+/=])")
+_WRAPPED = re.compile(r"(?:[A-Za-z0-9+/]{28,}\r?\n)+[A-Za-z0-9+/]+={0,2}(?![A-Za-z0-9+/=])")
 
 
 class _Unescaped:
@@ -241,11 +242,12 @@ def holds_secret(
 
 def base64_holds_secret(text: str, policy: ScrubPolicy = DEFAULT_POLICY) -> bool:
     """Whether a base64 run in ``text`` decodes to text holding a secret."""
-    for run in base64_runs(text):
+    runs = base64_runs(text)
+    for run in runs:
         found = _base64_text(run)
         if found is not None and holds_secret(found[0], policy, _level=_MAX_LEVELS):
             return True
-    for block in _wrapped_blocks(text) if "\n" in text else ():
+    for block in _wrapped_blocks(text) if runs and "\n" in text else ():
         found = _base64_text(block.run)
         if found is not None and holds_secret(found[0], policy, _level=_MAX_LEVELS):
             return True
