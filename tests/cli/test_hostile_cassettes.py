@@ -1,16 +1,23 @@
-"""``tooltape inspect`` and ``tooltape check`` refuse a hostile cassette with its file named.
+"""``tooltape inspect``, ``check`` and ``lint`` refuse a hostile cassette with its file named.
 
-The inputs are small synthetic files: deep nesting and a YAML alias bomb.
+The inputs are small synthetic files: deep nesting and a YAML alias bomb; values of a
+type or spelling no recorder writes (a status code in superscript digits, an old vcrpy
+``BytesIO`` body whose state is a number, a ``parsed_body`` holding YAML bytes, a URL
+with an unpaired bracket, a header name holding a lone surrogate and a terminal
+escape).
 """
 
 from __future__ import annotations
 
+import os
 import shutil
+import subprocess
+import sys
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from cli_helpers import REPO, Run
+from cli_helpers import REPO, Run, interaction, write_cassette
 
 HOSTILE = {
     "deep.yaml": ("interactions:\n- " + "[" * 100_000 + "]" * 100_000 + "\n", "nested deeper"),
@@ -47,3 +54,73 @@ def test_check_lists_a_hostile_cassette_as_unreadable(
     for name, (_, reason) in HOSTILE.items():
         assert f"{corpus / 'imported' / name}: refused: {reason}" in run.out
     assert "2 cassettes unreadable" in run.out
+
+
+_VCR_REQUEST = (
+    "interactions:\n- request: {method: POST, uri: 'https://api.openai.com/v1/responses', "
+    "headers: {}, body: %s}\n"
+    "  response: {status: {code: %s, message: OK}, headers: {}, body: {string: ''}}\n"
+)
+
+UNREADABLE = {
+    # "²".isdigit() is true, yet int("²") raises ValueError.
+    "superscript.yaml": (
+        _VCR_REQUEST % ("null", "'²'"),
+        "unexpected content at /interactions/0/response/status/code: expected an integer, "
+        "got str '²'",
+    ),
+    # bytes(5) is five NUL bytes; bytes(8_000_000_000) would take 8 GB.
+    "bytesio.yaml": (
+        _VCR_REQUEST % ("!!python/object/new:_io.BytesIO {state: [5]}", "200"),
+        "a BytesIO body's state must start with its bytes (a !!binary value), not int "
+        "(line 2, column 90)",
+    ),
+    # YAML reads !!binary as bytes, which no JSON body holds.
+    "parsed.yaml": (
+        _VCR_REQUEST.replace("body: %s}", "parsed_body: {input: [1, !!binary aGk=]}}") % "200",
+        "unexpected content at /interactions/0/request/parsed_body/input/1: expected JSON data, "
+        "got bytes b'hi'",
+    ),
+    # urllib.parse refuses a bracket with no partner; replay splits every recorded URL.
+    "bracket.yaml": (
+        (_VCR_REQUEST % ("null", "200")).replace("https://api.openai.com", "http://[::1"),
+        "unexpected content at /interactions/0/request/uri: expected a URL, got str "
+        "'http://[::1/v1/responses' (Invalid IPv6 URL)",
+    ),
+}
+
+
+@pytest.mark.parametrize("name", sorted(UNREADABLE))
+def test_inspect_names_a_value_no_recorder_writes(
+    cli: Callable[..., Run], tmp_path: Path, name: str
+) -> None:
+    text, said = UNREADABLE[name]
+    path = tmp_path / name
+    path.write_text(text, encoding="utf-8")
+    run = cli("inspect", str(path))
+    assert run.code == 1
+    assert f"cassette {path}: " in run.err
+    assert said in run.err
+    assert "Traceback" not in run.out + run.err
+
+
+def test_lint_prints_a_header_name_that_does_not_print_as_escapes(tmp_path: Path) -> None:
+    # Run as a user runs it: a real stdout, which is strict UTF-8 and takes no lone surrogate.
+    folder = tmp_path / "cassettes"
+    write_cassette(
+        folder / "odd.json",
+        interaction(request_headers={"\ud800\x1b[2Jx": [1]}),  # type: ignore[dict-item]
+    )
+    env = {**os.environ, "NO_COLOR": "1", "PYTHONIOENCODING": "utf-8"}
+    done = subprocess.run(
+        [sys.executable, "-m", "tooltape.cli", "lint", str(folder)],
+        env=env,
+        capture_output=True,
+        timeout=60,
+        check=False,
+    )
+    out = done.stdout.decode("utf-8")
+    assert done.returncode == 1
+    assert "Traceback" not in out + done.stderr.decode("utf-8", "replace")
+    assert "/interactions/0/request/headers/\\ud800\\x1b[2Jx/0: expected a string" in out
+    assert "\x1b" not in out

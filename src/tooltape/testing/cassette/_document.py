@@ -38,6 +38,7 @@ from tooltape.testing.cassette._shape import (
     expect_map,
     expect_status,
     expect_str,
+    expect_uri,
     pointer,
 )
 
@@ -230,7 +231,7 @@ def _interaction_from_document(value: object, where: str) -> Interaction:
     resp = expect_map(doc.get("response"), resp_at)
     request = RecordedRequest(
         method=expect_str(req.get("method"), req_at, "method"),
-        uri=expect_str(req.get("uri"), req_at, "uri"),
+        uri=expect_uri(req.get("uri"), req_at, "uri"),
         headers=_headers_from_document(req.get("headers", {}), req_at, "headers"),
         body=_body_from_document(req.get("body"), f"{req_at}/body"),
     )

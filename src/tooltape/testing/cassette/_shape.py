@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import reprlib
 from collections.abc import Mapping
+from urllib.parse import urlsplit
 
 from tooltape.testing.cassette._errors import StructureError
 from tooltape.testing.cassette._text import redact_for_display
@@ -19,16 +20,21 @@ __all__ = [
     "expect_map",
     "expect_status",
     "expect_str",
+    "expect_uri",
     "pointer",
 ]
 
 
 def pointer(parent: str, key: str | int) -> str:
-    """Append one JSON-pointer step (``~`` and ``/`` escaped) to ``parent``."""
+    """Append one JSON-pointer step (``~`` and ``/`` escaped) to ``parent``; a character
+    that does not print (a control character, a lone surrogate) is shown as its Python
+    escape (``\\x1b``), as the pointer is for people to read."""
     if isinstance(key, int):
         return f"{parent}/{key}"
     if "~" in key or "/" in key:
         key = key.replace("~", "~0").replace("/", "~1")
+    if not key.isprintable():  # a pointer is printed: no terminal escapes, no lone surrogates
+        key = "".join(char if char.isprintable() else repr(char)[1:-1] for char in key)
     return f"{parent}/{key}"
 
 
@@ -88,6 +94,19 @@ def expect_str(value: object, where: str, key: str | int | None = None) -> str:
     return value
 
 
+def expect_uri(value: object, where: str, key: str | int | None = None) -> str:
+    """``value`` as a URL that ``urllib.parse`` can split (replay and matching split
+    every recorded one), or a :class:`StructureError`."""
+    uri = expect_str(value, where, key)
+    try:
+        urlsplit(uri)
+    except ValueError as error:  # "Invalid IPv6 URL": a bracket with no partner
+        raise StructureError(
+            _at(where, key), f"expected a URL, got {describe(uri)} ({error})"
+        ) from None
+    return uri
+
+
 def expect_int(
     value: object, where: str, key: str | int | None = None, *, digit_text: bool = True
 ) -> int:
@@ -95,7 +114,13 @@ def expect_int(
     :class:`StructureError`. A string of digits is accepted when ``digit_text`` (some
     YAML writers quote codes; tooltape never does).
     """
-    if digit_text and isinstance(value, str) and value.isdigit() and len(value) <= _MAX_DIGITS:
+    if (
+        digit_text
+        and isinstance(value, str)
+        and value.isascii()  # "²".isdigit(), yet int("²") fails
+        and value.isdigit()
+        and len(value) <= _MAX_DIGITS
+    ):
         return int(value)
     if isinstance(value, bool) or not isinstance(value, int) or value.bit_length() > 63:
         raise StructureError(_at(where, key), f"expected an integer, got {describe(value)}")

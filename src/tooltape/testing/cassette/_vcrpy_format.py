@@ -30,6 +30,7 @@ from tooltape.testing.cassette._shape import (
     expect_map,
     expect_status,
     expect_str,
+    expect_uri,
     pointer,
 )
 
@@ -84,10 +85,41 @@ def raw_body_bytes(value: object, where: str) -> bytes:
     raise StructureError(where, f"expected a body string, got {describe(value)}")
 
 
+_SCALARS = (str, int, float, bool, type(None))
+
+
+def json_tree(value: object, where: str) -> object:
+    """``value`` if it is plain JSON data, else a :class:`StructureError` at the first value
+    that is not (YAML reads ``!!set``, ``!!binary`` and ``!!python/tuple`` keys too).
+
+    Each shared node (a YAML alias) is walked once.
+    """
+    pending: list[tuple[object, str]] = [(value, where)]
+    seen: set[int] = set()
+    while pending:
+        node, at = pending.pop()
+        if isinstance(node, _SCALARS):
+            continue
+        if id(node) in seen:
+            continue
+        seen.add(id(node))
+        if isinstance(node, dict):
+            for key, child in cast("dict[object, object]", node).items():
+                if not isinstance(key, _SCALARS):
+                    raise StructureError(at, f"a key is {describe(key)}, not text")
+                pending.append((child, pointer(at, str(key))))
+        elif isinstance(node, (list, tuple)):
+            items = cast("list[object] | tuple[object, ...]", node)
+            pending.extend((child, pointer(at, index)) for index, child in enumerate(items))
+        else:
+            raise StructureError(at, f"expected JSON data, got {describe(node)}")
+    return value
+
+
 def _body(doc: Mapping[str, object], headers: dict[str, tuple[str, ...]], where: str) -> Body:
     """Decode and classify a body; ``headers`` loses ``content-encoding`` if decoded."""
     if "parsed_body" in doc:
-        return JsonBody(doc["parsed_body"])
+        return JsonBody(json_tree(doc["parsed_body"], pointer(where, "parsed_body")))
     key = "body" if "body" in doc else "content"
     raw = raw_body_bytes(doc.get(key), pointer(where, key))
     decoded_headers, data = decode_content(headers, raw)
@@ -113,7 +145,7 @@ def request_from_vcr(value: object, where: str = "/request") -> RecordedRequest:
     body = _body(doc, headers, where)
     return RecordedRequest(
         method=expect_str(doc.get("method"), pointer(where, "method")),
-        uri=expect_str(doc.get("uri"), pointer(where, "uri")),
+        uri=expect_uri(doc.get("uri"), pointer(where, "uri")),
         headers=headers,
         body=body,
     )
@@ -179,7 +211,7 @@ def cassette_from_vcr(value: object, header: CassetteHeader) -> Cassette:
     return Cassette(
         header=header,
         interactions=tuple(interactions),
-        metadata={} if not metadata else expect_map(metadata, "/metadata"),
+        metadata={} if not metadata else expect_map(json_tree(metadata, "/metadata"), "/metadata"),
         format="vcrpy",
     )
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import Any
+from typing import Any, cast
 
 import yaml
 
@@ -30,10 +30,20 @@ def _as_bytes(loader: Any, node: Any) -> bytes:
     """An old vcrpy ``BytesIO`` request body, rebuilt as plain bytes (never a file object)."""
     mapping: dict[str, Any] = loader.construct_mapping(node, deep=True)
     state: Any = mapping.get("state") or (b"",)
-    data: Any = state[0] if state else b""
+    # vcrpy wrote the state BytesIO pickles: (its bytes, the position, its __dict__).
+    data: object = cast("Any", state)[0] if isinstance(state, (list, tuple)) else state
     if isinstance(data, str):
         return data.encode("utf-8")
-    return bytes(data or b"")
+    if data is None or isinstance(data, bytes):
+        return data or b""
+    # Never bytes(data): an integer there would allocate that many bytes.
+    raise yaml.constructor.ConstructorError(
+        None,
+        None,
+        "a BytesIO body's state must start with its bytes (a !!binary value), "
+        f"not {type(data).__name__}",
+        node.start_mark,
+    )
 
 
 _MERGE_TAG = "tag:yaml.org,2002:merge"
