@@ -4,11 +4,13 @@ The inputs are small synthetic files: deep nesting and a YAML alias bomb; values
 type or spelling no recorder writes (a status code in superscript digits, an old vcrpy
 ``BytesIO`` body whose state is a number, a ``parsed_body`` holding YAML bytes, a URL
 with an unpaired bracket, a header name holding a lone surrogate and a terminal
-escape).
+escape); response items whose ``type`` is an object, and a function name the API took
+but no tooltape tool can carry.
 """
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import subprocess
@@ -124,3 +126,46 @@ def test_lint_prints_a_header_name_that_does_not_print_as_escapes(tmp_path: Path
     assert "Traceback" not in out + done.stderr.decode("utf-8", "replace")
     assert "/interactions/0/request/headers/\\ud800\\x1b[2Jx/0: expected a string" in out
     assert "\x1b" not in out
+
+
+def _with_output(path: Path, output: list[object], name: str = "get_capital") -> Path:
+    tool = {"type": "function", "name": name, "parameters": {"type": "object"}}
+    return write_cassette(
+        path,
+        interaction(
+            {"json": {"model": "gpt-5", "input": "Capital?", "tools": [tool]}},
+            {"json": {"id": "resp_synthetic", "status": "completed", "output": output}},
+        ),
+    )
+
+
+@pytest.mark.parametrize("kind", [{"name": "function_call"}, ["function_call"]])
+def test_check_reads_past_an_item_whose_type_is_not_a_string(
+    cli: Callable[..., Run], tmp_path: Path, kind: object
+) -> None:
+    corpus = Path(shutil.copytree(REPO / "cassettes", tmp_path / "cassettes"))
+    before = cli("check", str(corpus))
+    _with_output(corpus / "imported" / "odd_type.json", [{"type": kind, "call_id": "call_1"}])
+    run = cli("check", str(corpus))
+    assert "Traceback" not in run.out + run.err
+    assert run.code == before.code
+    assert "odd_type.json" not in run.out  # read, and no call of any kind in it
+
+
+def test_check_says_a_recorded_function_name_no_tool_carries_instead_of_failing(
+    cli: Callable[..., Run], tmp_path: Path
+) -> None:
+    # The API takes ^[a-zA-Z0-9_-]{1,64}$; tooltape tools are lower case.
+    call = {
+        "type": "function_call",
+        "id": "fc_1",
+        "call_id": "call_1",
+        "name": "getCapital",
+        "arguments": json.dumps({"country": "France"}),
+        "status": "completed",
+    }
+    _with_output(tmp_path / "cassettes" / "camel.json", [call], name="getCapital")
+    run = cli("check", str(tmp_path / "cassettes"))
+    assert run.code == 0
+    assert "- (no name a tooltape tool carries)" in run.out
+    assert "Traceback" not in run.out + run.err

@@ -23,7 +23,15 @@ from tooltape.adapters.openai import OpenAIAdapter
 from tooltape.adapters.openai.client_calls import output_item_type
 from tooltape.adapters.openai.codecs.envelope import malformed_items
 from tooltape.adapters.openai.reading import field
-from tooltape.prompt import Prompt, PromptEvaluationError, Section, Tool, ToolContext, ToolResult
+from tooltape.prompt import (
+    Prompt,
+    PromptEvaluationError,
+    PromptValidationError,
+    Section,
+    Tool,
+    ToolContext,
+    ToolResult,
+)
 from tooltape.runtime import Session
 from tooltape.testing.contracts.checks import (
     NO_SOUND_CALL,
@@ -128,24 +136,43 @@ def _never_runs(params: _AnyArguments, *, context: ToolContext) -> ToolResult[st
     raise AssertionError("the contract's stand-in function is never reached")
 
 
-def _answering_tool(subject: ClientSubject, item: Mapping[str, Any]) -> Tool[Any, Any]:
+def _answering_tool(subject: ClientSubject, item: Mapping[str, Any]) -> Tool[Any, Any] | None:
     """The tool that answers the recorded ``item``: the kind's own tool, or for functions
-    (whose parameters are the project's) a stand-in with the recorded name."""
+    (whose parameters are the project's) a stand-in with the recorded name; ``None`` when
+    that name (or namespace) is one the API took but no tooltape tool can carry
+    (``getWeather``)."""
     if not subject.user_defined_params:
         return subject.tool
     name = field(item, "name")
-    stand_in: Tool[Any, Any] = Tool[_AnyArguments, str](
-        name=name if isinstance(name, str) and name else subject.tool.name,
-        description="Stands in for the recorded function.",
-        handler=_never_runs,
-    )
-    namespace = options_of(subject.tool).namespace
-    if namespace is not None:
-        recorded = field(item, "namespace")
-        if isinstance(recorded, str) and recorded:
-            namespace = Namespace(recorded, namespace.description)
-        stand_in = with_options(stand_in, namespace=namespace)
+    try:
+        stand_in: Tool[Any, Any] = Tool[_AnyArguments, str](
+            name=name if isinstance(name, str) and name else subject.tool.name,
+            description="Stands in for the recorded function.",
+            handler=_never_runs,
+        )
+        namespace = options_of(subject.tool).namespace
+        if namespace is not None:
+            recorded = field(item, "namespace")
+            if isinstance(recorded, str) and recorded:
+                namespace = Namespace(recorded, namespace.description)
+            stand_in = with_options(stand_in, namespace=namespace)
+    except PromptValidationError:
+        return None
     return stand_in
+
+
+def _unanswerable(call: tuple[RecordedExchange, int, Mapping[str, Any]]) -> Outcome:
+    exchange, index, item = call
+    name = field(item, "name")
+    shown = repr(name[:40] + ("..." if len(name) > 40 else "")) if isinstance(name, str) else "?"
+    return Outcome(
+        True,
+        f"no name a tooltape tool carries: {exchange.path} #{exchange.answer.index} "
+        f"output[{index}] is named {shown}, as is every recorded call a raising hook could "
+        "answer (tooltape tools use 1-64 lowercase ASCII letters, digits, '_' or '-'): record "
+        "one from a tooltape tool to check this",
+        neutral=True,
+    )
 
 
 def _prompt_with(tool: Tool[Any, Any], kind: str) -> Prompt[Any]:
@@ -184,9 +211,16 @@ def check_client_failure_semantics(
         return Outcome(True, NO_SOUND_CALL, neutral=True)
     if not calls:
         return Outcome(False, _not_recorded(subject, corpus))
-    _, _, sample = calls[0]
+    answerable = (
+        (sample, tool)
+        for _, _, sample in calls
+        if (tool := _answering_tool(subject, sample)) is not None
+    )
+    found = next(answerable, None)
+    if found is None:
+        return _unanswerable(calls[0])
+    sample, tool = found
     codec = subject.codec
-    tool = _answering_tool(subject, sample)
     codecs = registry if subject.kind == FUNCTION_ROW else {**registry, codec.kind: codec}
     faults = ProviderFaults()
     faults.script(

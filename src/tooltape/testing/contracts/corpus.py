@@ -42,9 +42,15 @@ class Corpus:
         return [
             exchange
             for exchange in self.exchanges
-            if any(field(item, "type") in wanted for item in exchange.answer.items)
+            # A hand-edited ``type`` may be an object or a list, which no set can look up.
+            if any(_type_of(item) in wanted for item in exchange.answer.items)
             and (spec is None or claims(exchange.answer.request_body, spec))
         ]
+
+
+def _type_of(item: object) -> str | None:
+    kind = field(item, "type")
+    return kind if isinstance(kind, str) else None
 
 
 # Folders that never hold cassettes: tools' own files and syrupy's snapshots.
