@@ -175,3 +175,16 @@ def test_specs_of_a_path_that_is_no_regular_file_says_what_it_is(
     assert run.code == 1
     assert said in run.err
     assert "no file" not in run.err
+
+
+@pytest.mark.parametrize("command", ["inspect", "lint", "check", "import"])
+def test_a_path_with_a_name_longer_than_a_file_system_takes_is_named(
+    cli: Callable[..., Run], tmp_path: Path, command: str
+) -> None:
+    # Python 3.11's Path.is_dir() and exists() raise ENAMETOOLONG rather than say False.
+    path = tmp_path / ("c" * 300 + ".json")
+    argv = [command, str(path)] if command != "import" else [command, "--out", "o", str(path)]
+    run = cli(*argv)
+    assert run.code != 0
+    assert "Traceback" not in run.out + run.err
+    assert f"{path}: File name too long; give a shorter path" in run.err

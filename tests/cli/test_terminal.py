@@ -11,7 +11,7 @@ from collections.abc import Callable
 import pytest
 from cli_helpers import REPO, FakeTerminal, Run
 
-from tooltape.cli.terminal import Cell, Progress, Style, table, wants_colour
+from tooltape.cli.terminal import Cell, Console, Progress, Style, table, wants_colour
 
 ANSI = re.compile(r"\033\[[0-9;]*[mK]")
 
@@ -87,3 +87,18 @@ def test_help_exits_0(cli: Callable[..., Run]) -> None:
     assert run.code == 0
     for command in ("check", "inspect", "import", "lint", "specs"):
         assert command in run.out
+
+
+def test_what_the_terminal_cannot_encode_is_written_as_escapes() -> None:
+    # A lone surrogate (from a cassette's key, or a file name) on a UTF-8 stdout, and a
+    # degree sign on an ASCII one: both strict, as Python's own stdout is.
+    for encoding, text, shown in (
+        ("utf-8", "a\ud800b", "a\\ud800b"),
+        ("ascii", "73°F", "73\\xb0F"),
+    ):
+        raw = io.BytesIO()
+        out = io.TextIOWrapper(raw, encoding=encoding, errors="strict")
+        Console(out, out, Style(False), Style(False)).print(text)
+        Console(out, out, Style(False), Style(False)).error("inspect", text)
+        out.flush()
+        assert raw.getvalue().decode(encoding) == f"{shown}\ntooltape inspect: error: {shown}\n"

@@ -8,13 +8,14 @@ written. Errors go to stderr and name the file (or target) and what to do.
 from __future__ import annotations
 
 import argparse
+import errno
 import os
 import sys
 from collections.abc import Callable, Sequence
 from importlib import metadata
 
 from tooltape.cli import check, importing, inspecting, lint, specs
-from tooltape.cli.errors import EXIT_USAGE, CliError, UsageError
+from tooltape.cli.errors import EXIT_FAILURE, EXIT_USAGE, CliError, UsageError
 from tooltape.cli.folders import project_settings
 from tooltape.cli.terminal import Console
 from tooltape.testing.cassette import live_secrets, redaction
@@ -84,7 +85,23 @@ def main(argv: Sequence[str] | None = None) -> int:
     except BrokenPipeError:
         _silence_stdout()
         return 141  # the reader (`head`, a pager) left: stop quietly, as 128 + SIGPIPE
+    except OSError as exc:  # the system refused a path: a name too long, a folder not readable
+        console.error(args.command, _system_refusal(exc))
+        return EXIT_FAILURE
     return status
+
+
+def _system_refusal(error: OSError) -> str:
+    """What the system refused, naming the path, and what to do about it."""
+    if error.filename is None:
+        return f"{error}; check the paths given and run again"
+    reason = error.strerror or type(error).__name__
+    fix = (
+        "give a shorter path (a file system takes names of at most 255 bytes)"
+        if error.errno == errno.ENAMETOOLONG
+        else "check the path and its permissions, then run again"
+    )
+    return f"{error.filename}: {reason}; {fix}"
 
 
 def _credentials_hidden() -> Callable[[str], str]:

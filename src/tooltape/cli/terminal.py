@@ -121,12 +121,22 @@ class Console:
 
     def print(self, line: str = "") -> None:
         """Write one line to ``out``."""
-        self.out.write(self.redact(line) + "\n")
+        _write(self.out, self.redact(line) + "\n")
 
     def error(self, command: str, message: str) -> None:
         """Write ``tooltape <command>: error: <message>`` to ``err``."""
         label = self.err_style.paint("error", "red")
-        self.err.write(f"tooltape {command}: {label}: {self.redact(message)}\n")
+        _write(self.err, f"tooltape {command}: {label}: {self.redact(message)}\n")
+
+
+def _write(stream: TextIO, text: str) -> None:
+    """``text`` on ``stream``; what its encoding cannot hold (a lone surrogate a cassette's
+    key carried, any non-ASCII on an ASCII terminal) written as a backslash escape."""
+    try:
+        stream.write(text)
+    except UnicodeEncodeError:
+        encoding = getattr(stream, "encoding", None) or "utf-8"
+        stream.write(text.encode(encoding, "backslashreplace").decode(encoding))
 
 
 def display_path(path: Path) -> str:
