@@ -76,6 +76,15 @@ secret_patterns = ["acme_[0-9a-f]{32}"]
         ('[tool.tooltape.scrub]\nsecret_patterns = ["("]', ["secret_patterns", "'('"]),
         ('[tool.tooltape.scrub]\nsecret_patterns = [""]', ["secret_patterns", "matches empty"]),
         ('[tool.tooltape.scrub]\nsecret_patterns = ["k?"]', ["'k?'", "matches empty"]),
+        # re.compile raises OverflowError, not re.error, for a repeat count past a C long.
+        (
+            '[tool.tooltape.scrub]\nsecret_patterns = ["a{99999999999}"]',
+            ["secret_patterns entry 'a{99999999999}' is not a regular expression"],
+        ),
+        # Every os call on a name past 255 bytes fails (ENAMETOOLONG): refused here, by key.
+        (f'cassette_dir = "tests/{"c" * 256}"', ["cassette_dir", "folder name of 256 bytes"]),
+        # The example stays one line of TOML when the value holds a line break or a quote.
+        ('codecs = "a\\n\\"b"', ['codecs = ["a\\n\\"b"]']),
     ],
 )
 def test_a_bad_key_names_the_file_the_key_and_the_fix(

@@ -25,6 +25,7 @@ the file, the key and what would fix it: settings never silently fall back.
 from __future__ import annotations
 
 import configparser
+import json
 import re
 import tomllib
 from collections.abc import Mapping, Sequence
@@ -117,7 +118,8 @@ def _strings(value: object, where: str, key: str) -> tuple[str, ...]:
     if not isinstance(value, list) or not all(
         isinstance(item, str) for item in cast("list[object]", value)
     ):
-        example = f'["{value}"]' if isinstance(value, str) else '["..."]'
+        # As TOML would spell it: a value holding a quote or a line break stays one line.
+        example = f"[{json.dumps(value)}]" if isinstance(value, str) else '["..."]'
         raise SettingsError(f"{where}: {key} must be a list of strings, e.g. {key} = {example}")
     return tuple(cast("list[str]", value))
 
@@ -142,11 +144,23 @@ def _string(value: object, where: str, key: str) -> str:
     return value.strip()
 
 
+_NAME_MAX = 255
+"""The longest file name, in bytes, the common file systems take (ext4, APFS)."""
+
+
 def _folder(value: object, where: str, key: str) -> Path:
     text = _string(value, where, key)
     if "\0" in text:  # no file system takes one; os calls raise ValueError on it
         raise SettingsError(f"{where}: {key} holds a NUL character; give a folder path")
-    return Path(text)
+    path = Path(text)
+    for name in path.parts:
+        size = len(name.encode("utf-8", "surrogateescape"))
+        if size > _NAME_MAX:  # every os call on the path would fail (ENAMETOOLONG)
+            raise SettingsError(
+                f"{where}: {key} holds a folder name of {size} bytes ({name[:20]!r}...); "
+                f"file systems take at most {_NAME_MAX}: give a shorter folder path"
+            )
+    return path
 
 
 def _unknown(keys: Sequence[str], known: Sequence[str], where: str, table: str) -> None:
@@ -196,7 +210,7 @@ def _scrub(value: object, where: str) -> ScrubSettings:
     for pattern in values.get("secret_patterns", ()):
         try:
             compiled = re.compile(pattern)
-        except re.error as exc:
+        except (re.error, OverflowError) as exc:  # OverflowError: a{99999999999}
             raise SettingsError(
                 f"{where}: scrub.secret_patterns entry {pattern!r} is not a regular "
                 f"expression ({exc})"
