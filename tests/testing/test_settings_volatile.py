@@ -118,3 +118,29 @@ def test_plain():
         in out
     )
     assert "matchers.py" not in out and "matching.py" not in out
+
+
+_ODD_MARKS = {
+    "test_number": ("volatile=5", "volatile must be a request field path or a list of them"),
+    "test_numbers": ("volatile=[1]", "volatile must be a request field path or a list of them"),
+    "test_yes": ("allow_unplayed='yes'", "allow_unplayed must be True or False"),
+    "test_int_provenance": ("provenance=1", "provenance must be text"),
+    "test_positional": ("'input'", "takes keyword arguments only"),
+    "test_misspelt": ("volatiles=['a']", "unknown argument(s) 'volatiles'"),
+}
+
+
+def test_a_marker_argument_of_the_wrong_type_fails_its_test_with_one_line(
+    pytester: pytest.Pytester,
+) -> None:
+    tests = "".join(
+        f"\n@pytest.mark.vcr\n@pytest.mark.tooltape({arguments})\ndef {name}():\n    pass\n"
+        for name, (arguments, _) in _ODD_MARKS.items()
+    )
+    pytester.makepyfile(test_api=f"import pytest\n{tests}")
+    result = pytester.runpytest_subprocess("-p", "no:cacheprovider", "-rE")
+    result.assert_outcomes(errors=len(_ODD_MARKS))  # one each: setup, and no teardown error
+    out = result.stdout.str()
+    for name, (_, said) in _ODD_MARKS.items():
+        assert f"tooltape: @pytest.mark.tooltape of test_api.py::{name}: {said}" in out
+    assert "Traceback" not in out and "KeyError" not in out

@@ -81,14 +81,53 @@ def marker_options(item: pytest.Item) -> Mapping[str, Any]:
     return marker.kwargs if marker is not None else {}
 
 
+_MARKER_FORM = "@pytest.mark.tooltape(volatile=[...], allow_unplayed=True, provenance='...')"
+
+
+def _marker_problem(marker: pytest.Mark, where: str) -> str | None:
+    """What is wrong with the arguments of a ``tooltape`` mark, if anything."""
+    if marker.args:
+        return f"{where}: takes keyword arguments only, as in {_MARKER_FORM}"
+    unknown = [
+        key for key in marker.kwargs if key not in ("volatile", "allow_unplayed", "provenance")
+    ]
+    if unknown:
+        return (
+            f"{where}: unknown argument(s) {', '.join(map(repr, unknown))}; the arguments are "
+            "volatile, allow_unplayed and provenance"
+        )
+    volatile: object = marker.kwargs.get("volatile", ())
+    listed = cast("Iterable[object]", volatile) if isinstance(volatile, (list, tuple)) else ()
+    if not isinstance(volatile, str) and not (
+        isinstance(volatile, (list, tuple)) and all(isinstance(path, str) for path in listed)
+    ):
+        return (
+            f"{where}: volatile must be a request field path or a list of them, "
+            f"as in {_MARKER_FORM}"
+        )
+    if not isinstance(marker.kwargs.get("allow_unplayed", False), bool):
+        return f"{where}: allow_unplayed must be True or False"
+    provenance: object = marker.kwargs.get("provenance")
+    if provenance is not None and not isinstance(provenance, str):
+        return f"{where}: provenance must be text (it is written into the cassette's header)"
+    return None
+
+
 def marker_volatile(item: pytest.Item) -> tuple[tuple[str, ...], str | None]:
     """The ``volatile`` paths of the test's ``@pytest.mark.tooltape(...)``, or none and why
-    one of them is malformed (the test's setup fails with that, not with a traceback from
-    the matcher)."""
-    volatile = marker_options(item).get("volatile", ())
+    the mark cannot be used (an argument of the wrong type, or a malformed path): the
+    test's setup fails with that, not with a traceback from the matcher."""
+    marker = item.get_closest_marker("tooltape")
+    if marker is None:
+        return (), None
+    where = f"@pytest.mark.tooltape of {item.nodeid}"
+    problem = _marker_problem(marker, where)
+    if problem is not None:
+        return (), f"tooltape: {problem}"
+    volatile = marker.kwargs.get("volatile", ())
     paths = (volatile,) if isinstance(volatile, str) else tuple(cast("Iterable[str]", volatile))
     try:
-        return volatile_paths(paths, f"@pytest.mark.tooltape of {item.nodeid}", "volatile"), None
+        return volatile_paths(paths, where, "volatile"), None
     except SettingsError as exc:
         return (), f"tooltape: {exc}"
 

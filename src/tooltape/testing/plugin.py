@@ -183,7 +183,7 @@ def pytest_runtest_setup(item: pytest.Item) -> Generator[None, None, None]:
         command_nodeid=command_nodeid(item),
         module=cassette_folder_of(item.nodeid),
         record_mode=item.config.getoption("--record-mode") or "none",
-        provenance=options.get("provenance"),
+        provenance=options.get("provenance") if refusal is None else None,
         volatile=volatile,
         pytest_recording_dir=default_recording_dir(item),
         own_cassette_dir=own_cassette_dir(item),
