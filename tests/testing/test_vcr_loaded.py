@@ -146,6 +146,16 @@ def test_a_stream_replays_as_the_cassette_writes_it(ending: str) -> None:
     assert replayed["headers"]["content-length"] == [str(len(body.to_bytes()))]
 
 
+def test_a_request_header_recorded_with_no_value_is_not_sent() -> None:
+    # vcrpy keeps one value per request header; a header with none has no first one.
+    headers = {"accept": (), "content-type": ("application/json",)}
+    request = RecordedRequest("POST", "https://api.openai.com/v1/responses", headers, JsonBody({}))
+    response = RecordedResponse(200, "OK", {}, JsonBody({"id": "resp_1"}))
+    cassette = Cassette(CassetteHeader("0.1.0", "live"), (Interaction(request, response),))
+    (replayed,), _ = vcr_interactions(cassette)
+    assert dict(replayed.headers) == {"content-type": "application/json"}
+
+
 # Synthetic cassette: one interaction per kind of body, played by every HTTP client
 # vcrpy patches that is installed here (aiohttp is not).
 _URI = "https://api.example.test/v1/responses"

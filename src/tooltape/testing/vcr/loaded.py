@@ -204,7 +204,11 @@ def vcr_interactions(
         except NonFiniteNumberError as error:
             raise _located(error, request.body, path, index, "request") from None
         # vcrpy keeps one value per request header: the first (its HeadersDict takes [0]).
-        headers = {name: values[0] for name, values in wire_headers(request.headers, body).items()}
+        headers = {
+            name: values[0]
+            for name, values in wire_headers(request.headers, body).items()
+            if values  # a header recorded with no value (`accept: []`) was not sent
+        }
         requests.append(_loaded_request(request.method, request.uri, body, headers))
         if scanned and "content-encoding" not in response.headers:
             responses.append(DeferredResponse(partial(_response_dict, response, path, index)))
