@@ -42,3 +42,15 @@ def _pytest_output_as_on_a_desk(monkeypatch: pytest.MonkeyPatch) -> None:
     # output of inner pytest runs (pytester) must see the same text everywhere.
     monkeypatch.delenv("CI", raising=False)
     monkeypatch.delenv("BUILD_NUMBER", raising=False)
+
+
+@pytest.fixture
+def pytester(pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch) -> pytest.Pytester:
+    """pytest's own ``pytester``, whose inner runs start without hypothesis's plugin.
+
+    Inner runs never use hypothesis, and its plugin imports all of it as pytest
+    starts: a third of an inner run's start, and the suite makes hundreds. (pytester
+    clears ``PYTEST_ADDOPTS`` as it is set up; this runs after it.)
+    """
+    monkeypatch.setenv("PYTEST_ADDOPTS", "-p no:hypothesispytest")
+    return pytester
