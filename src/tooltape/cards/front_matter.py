@@ -229,10 +229,6 @@ class _CardLoader(_SAFE_LOADER):
         return super().construct_mapping(node, deep)
 
 
-def _yaml_loader() -> type[yaml.SafeLoader]:
-    return _CardLoader
-
-
 def _validation_error(path: Path, error: ValidationError) -> CardError:
     problems: list[str] = []
     first_loc: tuple[int | str, ...] = ()
@@ -268,7 +264,7 @@ def parse_card(path: Path, text: str) -> tuple[CardFrontMatter, str]:
             "then the instruction text.",
         )
     try:
-        data: object = yaml.load(match.group("yaml"), Loader=_yaml_loader())
+        data: object = yaml.load(match.group("yaml"), Loader=_CardLoader)
     except _DuplicateKey as exc:
         # The front matter starts on the file's second line; YAML counts lines from 0.
         first, again = (line + 2 for line in exc.lines)

@@ -30,16 +30,23 @@ def escape_surrogates(text: str) -> str:
     return _SURROGATE.sub(lambda found: f"\\u{ord(found.group()):04x}", text)
 
 
-def escape_surrogates_in(value: Any) -> Any:
-    """JSON data ``value`` with every lone surrogate in its strings (keys too) escaped."""
-    if isinstance(value, str):
-        return escape_surrogates(value)
+def map_leaves(value: Any, leaf: Callable[[Any], Any]) -> Any:
+    """``value`` with ``leaf`` applied to everything in it that is neither a mapping nor a
+    list or tuple (keys too); mappings come back as dicts, lists and tuples as themselves."""
     if isinstance(value, Mapping):
         pairs = cast("Mapping[object, object]", value).items()
-        return {escape_surrogates_in(key): escape_surrogates_in(item) for key, item in pairs}
+        return {map_leaves(key, leaf): map_leaves(item, leaf) for key, item in pairs}
     if isinstance(value, list | tuple):
-        return [escape_surrogates_in(item) for item in cast("Iterable[object]", value)]
-    return value
+        items = [map_leaves(item, leaf) for item in cast("Iterable[object]", value)]
+        return items if isinstance(value, list) else tuple(items)
+    return leaf(value)
+
+
+def escape_surrogates_in(value: Any) -> Any:
+    """JSON data ``value`` with every lone surrogate in its strings (keys too) escaped."""
+    return map_leaves(
+        value, lambda leaf: escape_surrogates(leaf) if isinstance(leaf, str) else leaf
+    )
 
 
 def _walk(value: object, fallback: Fallback) -> Any:

@@ -9,10 +9,10 @@ chain keeps its types and everything else the provider said.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from typing import Any, cast
 
 from tooltape.prompt import PromptEvaluationError
+from tooltape.prompt.json_text import map_leaves
 
 REDACTED = "REDACTED"
 MIN_KEY_LENGTH = 8
@@ -27,18 +27,16 @@ def client_key(client: object) -> str | None:
 
 def without_key(value: object, key: str) -> Any:
     """``value`` with ``key`` replaced in every string of it (mappings and lists walked)."""
-    if isinstance(value, str):
-        return value.replace(key, REDACTED) if key in value else value
-    if isinstance(value, bytes):
-        raw = key.encode()
-        return value.replace(raw, REDACTED.encode()) if raw in value else value
-    if isinstance(value, Mapping):
-        pairs = cast("Mapping[object, object]", value).items()
-        return {without_key(k, key): without_key(v, key) for k, v in pairs}
-    if isinstance(value, list | tuple):
-        items = [without_key(item, key) for item in cast("list[object]", value)]
-        return items if isinstance(value, list) else tuple(items)
-    return value
+    raw, redacted = key.encode(), REDACTED.encode()
+
+    def leaf(item: object) -> object:
+        if isinstance(item, str) and key in item:
+            return item.replace(key, REDACTED)
+        if isinstance(item, bytes) and raw in item:
+            return item.replace(raw, redacted)
+        return item
+
+    return map_leaves(value, leaf)
 
 
 def _scrub_exception(exc: BaseException, key: str) -> None:

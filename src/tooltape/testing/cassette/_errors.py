@@ -14,6 +14,7 @@ __all__ = [
     "CassetteWriteError",
     "SecretFinding",
     "StructureError",
+    "pointer",
 ]
 
 REPAIR_HINT = (
@@ -139,3 +140,16 @@ class StructureError(ValueError):
         self.problem = problem
         self.hint = hint
         super().__init__(f"{where or '/'}: {problem}")
+
+
+def pointer(parent: str, key: str | int) -> str:
+    """Where in a document an error is: ``parent`` and one JSON-pointer step (``~`` and
+    ``/`` escaped). A character that does not print (a control character, a lone
+    surrogate) is shown as its Python escape (``\\x1b``): the pointer is for people."""
+    if isinstance(key, int):
+        return f"{parent}/{key}"
+    if "~" in key or "/" in key:
+        key = key.replace("~", "~0").replace("/", "~1")
+    if not key.isprintable():  # a pointer is printed: no terminal escapes, no lone surrogates
+        key = "".join(char if char.isprintable() else repr(char)[1:-1] for char in key)
+    return f"{parent}/{key}"

@@ -14,6 +14,8 @@ from typing import cast
 
 from pydantic_core import from_json
 
+from tooltape.testing.cassette._errors import pointer
+
 __all__ = [
     "MAX_BODY_DEPTH",
     "MAX_DOCUMENT_DEPTH",
@@ -157,11 +159,6 @@ def _all_finite(tree: object) -> bool:
     return True
 
 
-def _step(key: object) -> str:
-    text = str(key)
-    return "/" + text.replace("~", "~0").replace("/", "~1")
-
-
 def check_finite(tree: object) -> None:
     """Raise :class:`NonFiniteNumberError` naming the first non-finite number in ``tree``."""
     if _all_finite(tree):
@@ -171,7 +168,7 @@ def check_finite(tree: object) -> None:
         node, where = stack.pop()
         if isinstance(node, dict):
             items = cast("dict[object, object]", node).items()
-            stack.extend((value, where + _step(key)) for key, value in reversed(items))
+            stack.extend((value, pointer(where, str(key))) for key, value in reversed(items))
         elif isinstance(node, list):
             listed = cast("list[object]", node)
             stack.extend((listed[i], f"{where}/{i}") for i in reversed(range(len(listed))))

@@ -10,7 +10,7 @@ import reprlib
 from collections.abc import Mapping
 from urllib.parse import urlsplit
 
-from tooltape.testing.cassette._errors import StructureError
+from tooltape.testing.cassette._errors import StructureError, pointer
 from tooltape.testing.cassette._text import redact_for_display
 
 __all__ = [
@@ -23,19 +23,6 @@ __all__ = [
     "expect_uri",
     "pointer",
 ]
-
-
-def pointer(parent: str, key: str | int) -> str:
-    """Append one JSON-pointer step (``~`` and ``/`` escaped) to ``parent``; a character
-    that does not print (a control character, a lone surrogate) is shown as its Python
-    escape (``\\x1b``), as the pointer is for people to read."""
-    if isinstance(key, int):
-        return f"{parent}/{key}"
-    if "~" in key or "/" in key:
-        key = key.replace("~", "~0").replace("/", "~1")
-    if not key.isprintable():  # a pointer is printed: no terminal escapes, no lone surrogates
-        key = "".join(char if char.isprintable() else repr(char)[1:-1] for char in key)
-    return f"{parent}/{key}"
 
 
 _SHORT = reprlib.Repr()  # Python 3.11 takes no limits as arguments
