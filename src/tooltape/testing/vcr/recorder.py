@@ -19,7 +19,7 @@ from typing import Any, cast
 from tooltape.testing.cassette._policy import live_policy
 from tooltape.testing.settings import ScrubSettings
 from tooltape.testing.vcr.hook_chain import scrub_last
-from tooltape.testing.vcr.httpx_headers import replay_any_header_text
+from tooltape.testing.vcr.httpx_text import replay_any_text
 from tooltape.testing.vcr.matchers import make_body_matcher, path_matcher
 from tooltape.testing.vcr.options import VCRPY_MATCH_ON, tooltape_matchers, with_index
 from tooltape.testing.vcr.persistence import TooltapePersister, TooltapeSerializer
@@ -91,10 +91,10 @@ def configure_vcr(
       compare (``tooltape.testing.vcr.index``), so a request is compared only
       with the recorded ones that may match it;
     - vcrpy skips its patchers for HTTP libraries that are not installed;
-    - a recorded response header past ASCII replays through httpx (vcrpy's own
-      httpx stub fails it, ``tooltape.testing.vcr.httpx_headers``).
+    - a recorded response header or reason past ASCII replays through httpx (vcrpy's own
+      httpx stub fails it, ``tooltape.testing.vcr.httpx_text``).
     """
-    replay_any_header_text()
+    replay_any_text()
     policy = live_policy(scrub)
     recorder.serializer = SERIALIZER
     recorder.register_serializer(

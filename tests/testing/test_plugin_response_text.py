@@ -1,10 +1,14 @@
-"""A response header past ASCII records and replays, through the plugin, with httpx2.
+"""Response text past ASCII replays, through the plugin, with httpx2.
 
 vcrpy's httpx stub replays header values as text that httpx encodes as ASCII,
 so a header such as ``content-disposition: attachment; filename="résumé.pdf"``
 (UTF-8 on the wire) failed its own replay. A small project (``pytester``)
 records one call against a loopback server that sends such headers, then
 replays it with the server stopped and no key: the client sees the same text.
+
+The stub encodes the reason phrase as ASCII too: a cassette whose reason is
+past ASCII (another client's recording, or one edited by hand) failed replay.
+The client now sees the reason httpx reads from such a status line.
 """
 
 from __future__ import annotations
@@ -33,7 +37,11 @@ import openai
 def test_headers(openai_client):
     raw = openai_client.responses.with_raw_response.create(model="gpt-5", input="hi")
     headers = raw.http_response.headers
-    seen = {"disposition": headers["content-disposition"], "server": headers["x-served-by"]}
+    seen = {
+        "disposition": headers["content-disposition"],
+        "server": headers["x-served-by"],
+        "reason": raw.http_response.reason_phrase,
+    }
     Path(os.environ["TT_OUT"]).write_text(json.dumps(seen), encoding="utf-8")
     assert raw.parse().id == "resp_header_text"
 """
@@ -69,7 +77,7 @@ def test_a_header_past_ascii_replays_as_it_was_recorded(
     recorded.assert_outcomes(passed=1)
     at_recording = json.loads(out.read_text(encoding="utf-8"))
     if encoding == "utf-8":  # httpx decodes UTF-8 bytes as UTF-8
-        assert at_recording == {"disposition": DISPOSITION, "server": SERVER}
+        assert at_recording == {"disposition": DISPOSITION, "server": SERVER, "reason": "OK"}
     out.unlink()
 
     monkeypatch.delenv("OPENAI_API_KEY")
@@ -78,3 +86,33 @@ def test_a_header_past_ascii_replays_as_it_was_recorded(
     replayed.assert_outcomes(passed=1)
     assert "UnicodeEncodeError" not in output
     assert json.loads(out.read_text(encoding="utf-8")) == at_recording
+
+
+def test_a_reason_past_ascii_replays_as_httpx_reads_it(
+    pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    pytester.makepyfile(test_headers=TEST_MODULE)
+    pytester.makepyprojecttoml(
+        "[tool.pytest.ini_options]\n"
+        "[tool.tooltape.scrub]\n"
+        'safe_headers = ["content-disposition", "x-served-by"]\n'
+    )
+    body = {"id": "resp_header_text", "object": "response", "status": "completed", "output": []}
+    sent = {"content-disposition": DISPOSITION, "x-served-by": "plain"}
+    out = tmp_path / "seen.json"
+    monkeypatch.setenv("TT_OUT", str(out))
+    with LoopbackProvider([LoopbackReply.json(body, headers=sent)]) as server:
+        monkeypatch.setenv("OPENAI_BASE_URL", server.base_url)
+        monkeypatch.setenv("OPENAI_API_KEY", FAKE_KEY)
+        pytester.runpytest_subprocess("--record-mode=once", timeout=60).assert_outcomes(passed=1)
+    (cassette,) = (pytester.path / "cassettes").rglob("*.json")
+    document = json.loads(cassette.read_text(encoding="utf-8"))
+    document["interactions"][0]["response"]["reason"] = "Très bien"
+    cassette.write_text(json.dumps(document), encoding="utf-8")
+
+    monkeypatch.delenv("OPENAI_API_KEY")
+    replayed = pytester.runpytest_subprocess("--record-mode=none", "--block-network", timeout=60)
+    assert "UnicodeEncodeError" not in replayed.stdout.str()
+    replayed.assert_outcomes(passed=1)
+    # httpx drops what is past ASCII from a status line's reason; so does its replay.
+    assert json.loads(out.read_text(encoding="utf-8"))["reason"] == "Trs bien"
