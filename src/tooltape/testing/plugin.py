@@ -324,6 +324,21 @@ def _recorded_elsewhere(item: pytest.Item, missing: str) -> str:
 
 
 @pytest.hookimpl(wrapper=True)
+def pytest_runtest_protocol(
+    item: pytest.Item, nextitem: pytest.Item | None
+) -> Generator[None, object, object]:
+    """An interrupted test (Ctrl-C, ``pytest.exit``) saves nothing: pytest tears it down at the
+    session's end, which would save what it recorded so far (over a whole cassette, in rewrite)."""
+    try:
+        return (yield)
+    except BaseException:
+        state = item.stash.get(CASSETTE_RUN, None)
+        if state is not None:
+            state.failed = True
+        raise
+
+
+@pytest.hookimpl(wrapper=True)
 def pytest_runtest_teardown(
     item: pytest.Item, nextitem: pytest.Item | None
 ) -> Generator[None, None, None]:
