@@ -81,15 +81,15 @@ class RunPersister:
             # NaN and Infinity are refused as it loads; a number past a double, when
             # the body holding it is played (a walk of every value costs a sixth of a load).
             cassette = load_cassette(path, check_numbers=False)
+            more_requests, more_responses = vcr_interactions(cassette, path)
             if index == 0:
                 self.state.source = cassette.header.source
                 self.state.read_from = path
-            more_requests, more_responses = vcr_interactions(cassette, path)
+                self.state.loaded = len(more_requests)
             requests.extend(more_requests)
             responses.extend(more_responses)
         if not requests:
             raise CassetteNotFoundError(cassette_path)
-        self.state.loaded = len(requests)
         return requests, responses
 
     def save_cassette(
