@@ -33,6 +33,7 @@ from tooltape.testing.vcr import TooltapeSerializer
 from tooltape.testing.vcr._names import CassetteNotFoundError
 from tooltape.testing.vcr.loaded import vcr_interactions
 from tooltape.testing.vcr.persistence import recorded_source
+from tooltape.testing.vcr.send_order import in_send_order
 
 __all__ = ["RunPersister", "raise_save_error"]
 
@@ -127,6 +128,7 @@ class RunPersister:
             {"request": request._to_dict(), "response": response}  # pyright: ignore[reportPrivateUsage]
             for request, response in zip(requests, responses, strict=True)
         ]
+        interactions = in_send_order(requests, interactions)
         try:
             try:
                 cassette = serializer_.to_cassette({"interactions": interactions})

@@ -24,6 +24,7 @@ from tooltape.testing.vcr.matchers import make_body_matcher, path_matcher
 from tooltape.testing.vcr.options import VCRPY_MATCH_ON, tooltape_load_hooks, tooltape_matchers
 from tooltape.testing.vcr.persistence import TooltapePersister, TooltapeSerializer
 from tooltape.testing.vcr.record_hooks import ScrubHooks
+from tooltape.testing.vcr.send_order import record_in_send_order
 
 SERIALIZER = "tooltape"
 """The name tooltape's serializer is registered under."""
@@ -91,11 +92,14 @@ def configure_vcr(
       compare (``tooltape.testing.vcr.index``), so a request is compared only
       with the recorded ones that may match it, and plays each one once even
       to threads asking at the same moment (``tooltape.testing.vcr.playback``);
+    - interactions recorded together (``asyncio.gather``, threads) are written
+      in the order their requests were sent (``tooltape.testing.vcr.send_order``);
     - vcrpy skips its patchers for HTTP libraries that are not installed;
     - a recorded response header or reason past ASCII replays through httpx (vcrpy's own
       httpx stub fails it, ``tooltape.testing.vcr.httpx_text``).
     """
     replay_any_text()
+    record_in_send_order()
     policy = live_policy(scrub)
     recorder.serializer = SERIALIZER
     recorder.register_serializer(
