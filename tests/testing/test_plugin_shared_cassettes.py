@@ -2,9 +2,10 @@
 
 pytest-recording reads ``@pytest.mark.vcr("shared.json")`` beside the test's
 own cassette: each test plays the part of the shared one it needs, and
-only the test's own interactions left unplayed make it stale. (Under
-``--record-mode=once`` a shared cassette counts as the test's: a test that
-also makes requests of its own records them with ``--record-mode=rewrite``.) A test run
+only the test's own interactions left unplayed make it stale. Under
+``--record-mode=once`` a shared cassette counts as recorded: a test that
+also makes requests of its own records them with ``rewrite`` or
+``new_episodes``, and only those are written to its own cassette. A test run
 several times in one session (parametrized onto one ``default_cassette_name``)
 records once and replays the same cassette each time. Both replay under
 ``-p xdist -n 2``. The inner project records against a real HTTP server on
@@ -155,3 +156,21 @@ def test_a_tests_own_unplayed_interaction_is_still_stale(
     own = project.path / "cassettes" / SHARED / "test_plays_its_own_and_the_shared.json"
     assert f"Stale cassette {own}: recorded interaction(s) #1 POST /v1/responses" in output
     assert "#0" not in output and "#2" not in output  # gamma played; the shared ones are not its
+
+
+def test_new_episodes_writes_only_the_tests_own_interactions(
+    project: pytest.Pytester, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    words = ["same", "alpha", "beta"]
+    _run(project, monkeypatch, words, "--record-mode=once", "--deselect", OWN).assert_outcomes(
+        passed=7, deselected=1
+    )
+    # alpha is played from the shared cassette, gamma and delta are new
+    _run(
+        project, monkeypatch, ["gamma", "delta"], "--record-mode=new_episodes", OWN
+    ).assert_outcomes(passed=1)
+    assert _inputs(project, SHARED, "test_plays_its_own_and_the_shared") == ["gamma", "delta"]
+    assert _inputs(project, SHARED, "shared") == ["alpha", "beta"]
+
+    replay = project.runpytest_subprocess("-p", "no:cacheprovider", "--block-network")
+    replay.assert_outcomes(passed=8)

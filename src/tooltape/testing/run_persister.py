@@ -37,6 +37,9 @@ from tooltape.testing.vcr.send_order import in_send_order
 
 __all__ = ["RunPersister", "raise_save_error"]
 
+_SHARED = "tooltape_shared_from"
+"""The attribute marking a request loaded from a shared cassette (the ``vcr`` mark's)."""
+
 
 class RunPersister:
     """Reads any cassette format; writes tooltape JSON only for passing tests.
@@ -87,6 +90,9 @@ class RunPersister:
                 self.state.source = cassette.header.source
                 self.state.read_from = path
                 self.state.loaded = len(more_requests)
+            else:
+                for request in more_requests:  # vcrpy's copies of them keep the mark
+                    setattr(request, _SHARED, path)
             requests.extend(more_requests)
             responses.extend(more_responses)
         if not requests:
@@ -101,8 +107,14 @@ class RunPersister:
         if state.failed:
             state.notes.append(f"not saved (the test failed): {cassette_path}")
             return
-        requests = cast("Sequence[Any]", cassette_dict["requests"])
-        responses = cast("Sequence[Any]", cassette_dict["responses"])
+        pairs = zip(
+            cast("Sequence[Any]", cassette_dict["requests"]),
+            cast("Sequence[Any]", cassette_dict["responses"]),
+            strict=True,
+        )
+        # vcrpy writes every interaction it holds: not those of a shared cassette
+        kept = [(r, response) for r, response in pairs if getattr(r, _SHARED, None) is None]
+        requests = [request for request, _ in kept]
         source = recorded_source([r.uri for r in requests])
         loopback = source == "loopback"
         provenance = state.provenance
@@ -126,7 +138,7 @@ class RunPersister:
         serializer_ = TooltapeSerializer(source, scrub_text(provenance, policy), policy)
         interactions = [
             {"request": request._to_dict(), "response": response}  # pyright: ignore[reportPrivateUsage]
-            for request, response in zip(requests, responses, strict=True)
+            for request, response in kept
         ]
         interactions = in_send_order(requests, interactions)
         try:
