@@ -11,6 +11,7 @@ cassettes from it exactly as it would from the live API.
 from __future__ import annotations
 
 import json
+import socket
 import threading
 import time
 from collections.abc import Callable, Mapping, Sequence
@@ -24,7 +25,9 @@ from typing import Any
 class LoopbackReply:
     """One scripted answer: a status, headers and body bytes (and the status line's
     reason phrase, ``""``: the standard one), sent ``delay_s`` seconds after the
-    request arrived (later requests may be answered first)."""
+    request arrived (later requests may be answered first). With ``cut_after``,
+    the connection is closed after that many bytes of the body (its
+    ``content-length`` still counts them all): a stream cut off mid-event."""
 
     status: int = 200
     body: bytes = b""
@@ -32,6 +35,7 @@ class LoopbackReply:
     headers: Mapping[str, str] = field(default_factory=lambda: dict[str, str]())
     reason: str = ""
     delay_s: float = 0.0
+    cut_after: int | None = None
 
     @classmethod
     def json(
@@ -107,7 +111,13 @@ class LoopbackProvider:
                 for name, value in reply.headers.items():
                     self.send_header(name, value)
                 self.end_headers()
-                self.wfile.write(reply.body)
+                if reply.cut_after is None:
+                    self.wfile.write(reply.body)
+                    return
+                self.wfile.write(reply.body[: reply.cut_after])
+                self.wfile.flush()
+                self.close_connection = True
+                self.connection.shutdown(socket.SHUT_RDWR)
 
             do_GET = do_POST = do_DELETE = _answer
 
