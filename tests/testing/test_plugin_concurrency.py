@@ -43,8 +43,8 @@ def anyio_backend():
 
 def words(*given):
     given = list(given)
-    if CHANGE == "changed":
-        given[1] = given[1].upper()
+    if CHANGE == "changed":  # the last sent: its recorded request is the last in the cassette
+        given[-1] = given[-1].upper()
     if CHANGE == "more":
         given.append(given[-1])
     if CHANGE == "fewer":
@@ -201,7 +201,7 @@ def test_a_request_more_fewer_or_changed_fails_saying_which(
     )
     replay.assert_outcomes(failed=2)
     output = replay.stdout.str()
-    for recorded in ("east", "city 1"):
+    for recorded in ("west", "city 7"):
         expected = failure.format(recorded=recorded, asked=recorded.upper())
         assert output.count(expected) >= 1, output
     if change == "fewer":
