@@ -20,6 +20,7 @@ from tooltape.testing import matching
 from tooltape.testing.matching import DEFAULT_VOLATILE_FIELDS, diff_json, match_key
 from tooltape.testing.vcr import TooltapeSerializer
 from tooltape.testing.vcr import matchers as matchers_module
+from tooltape.testing.vcr.misses import explain_cassette_failure
 from tooltape.testing.vcr.recorder import configure_vcr
 
 BASE_URL = "http://127.0.0.1:9/v1"
@@ -196,3 +197,23 @@ def test_a_projects_own_load_hook_runs_and_the_cassette_is_still_indexed(
     assert loaded == ["POST"] * turns
     assert "_responses" in vars(cassette)
     assert len(diffs) <= 2 * turns
+
+
+def test_a_changed_request_is_shown_beside_the_unplayed_one_it_was_recorded_as(
+    tmp_path: Path,
+) -> None:
+    turns = 6
+    path = _write(tmp_path / "long.json", [_pair(_turn(i), f"resp_{i}") for i in range(turns)])
+    recorder = configure_vcr(vcr.VCR(record_mode="none"))
+    with (
+        recorder.use_cassette(str(path)),
+        httpx2.Client() as client,
+        pytest.raises(CannotOverwriteExistingCassetteException) as refused,
+    ):
+        for i in range(turns):
+            _post(client, {**_turn(i), "input": "TURN 4"} if i == 4 else _turn(i))
+    message = explain_cassette_failure(refused.value, "test_x.py::test_x")
+    assert message is not None
+    # every recorded request differs in one field; the played ones answered turns 0 to 3
+    closest = message.split("Closest recorded request", 2)[1]
+    assert '~ input: "turn 4" -> "TURN 4"' in closest

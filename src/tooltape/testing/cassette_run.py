@@ -45,7 +45,8 @@ class CassetteRun:
     """pytest-recording's own cassette folder for the test (empty: not known): a recorder
     given another one was given it by the project."""
     loaded: int = 0
-    """How many interactions the test's cassette held when it was opened."""
+    """How many interactions the test's own cassette held when it was opened (those of a
+    shared cassette its ``vcr`` mark names come after them, and are not counted)."""
     compares_bodies: bool | None = None
     """Whether the project's ``match_on`` names the body (``None``: it gives none), which
     makes an imported cassette's bodies count too."""

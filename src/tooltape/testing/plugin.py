@@ -50,7 +50,6 @@ from tooltape.testing.cassette_options import (
     asks_for_body,
     default_recording_dir,
     own_cassette_dir,
-    pinned_note,
     project_options,
     projects_own_folder,
     refuse_recorder_bypasses,
@@ -65,15 +64,14 @@ from tooltape.testing.cassette_run import (
     marker_options,
     marker_volatile,
 )
+from tooltape.testing.failure_explained import explained
 from tooltape.testing.recorded_elsewhere import (
-    import_from_pytest_recording,
     kept_from_rewrite,
     rewritten_by_pytest_recording,
 )
 from tooltape.testing.replay_key import (
     REPLAY_API_KEY,
     client_api_key,
-    explain_missing_key,
     replay_environment,
 )
 from tooltape.testing.report_scrub import parameter_id, scrub_report
@@ -89,7 +87,6 @@ from tooltape.testing.settings import (
 from tooltape.testing.snapshots import wire_snapshot
 from tooltape.testing.stale_cassettes import stale_message
 from tooltape.testing.vcr.matchers import make_body_matcher
-from tooltape.testing.vcr.misses import explain_cassette_failure
 from tooltape.testing.vcr.recorder import configure_vcr
 
 if TYPE_CHECKING:
@@ -280,7 +277,9 @@ def pytest_runtest_makereport(
     if report.when in ("setup", "call") and report.failed:
         state.failed = True
         if call.excinfo is not None:
-            report.longrepr = _explained(item, state, call.excinfo.value) or report.longrepr
+            cassette_dir = project_settings(item.config).cassette_dir
+            message = explained(item, state, call.excinfo.value, cassette_dir)
+            report.longrepr = message or report.longrepr
     if (
         report.longrepr is not None
         or report.sections
@@ -292,35 +291,19 @@ def pytest_runtest_makereport(
     return report
 
 
-def _explained(item: pytest.Item, state: CassetteRun, error: BaseException) -> str | None:
-    """What a cassette test's failure means and how to fix it, if tooltape knows."""
-    if isinstance(error, VcrOptionError):
-        return f"tooltape: {error}"
-    message = explain_cassette_failure(
-        error,
-        state.command_id,
-        elsewhere=lambda path: _recorded_elsewhere(item, path),
-        read_from=state.read_from,
-    )
-    if message is None:
-        message = explain_missing_key(item, error)
-    if message is None:
-        return None
-    suggested = "--record-mode" in message
-    rewrite = "--record-mode=rewrite" in message
-    note = pinned_note(state, rewrite=rewrite) if suggested else ""
-    return f"{message}\n{note}" if note else message
-
-
-def _recorded_elsewhere(item: pytest.Item, missing: str) -> str:
-    """The import that makes the ``missing`` cassette from pytest-recording's, if it has one."""
-    return import_from_pytest_recording(
-        missing,
-        item.stash[CASSETTE_RUN],
-        rootdir=Path(str(item.config.rootpath)),
-        cassette_dir=project_settings(item.config).cassette_dir,
-        shown_from=Path(item.config.invocation_params.dir),
-    )
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_protocol(
+    item: pytest.Item, nextitem: pytest.Item | None
+) -> Generator[None, object, object]:
+    """An interrupted test (Ctrl-C, ``pytest.exit``) saves nothing: pytest tears it down at the
+    session's end, which would save what it recorded so far (over a whole cassette, in rewrite)."""
+    try:
+        return (yield)
+    except BaseException:
+        state = item.stash.get(CASSETTE_RUN, None)
+        if state is not None:
+            state.failed = True
+        raise
 
 
 @pytest.hookimpl(wrapper=True)

@@ -33,8 +33,12 @@ from tooltape.testing.vcr import TooltapeSerializer
 from tooltape.testing.vcr._names import CassetteNotFoundError
 from tooltape.testing.vcr.loaded import vcr_interactions
 from tooltape.testing.vcr.persistence import recorded_source
+from tooltape.testing.vcr.send_order import in_send_order
 
 __all__ = ["RunPersister", "raise_save_error"]
+
+_SHARED = "tooltape_shared_from"
+"""The attribute marking a request loaded from a shared cassette (the ``vcr`` mark's)."""
 
 
 class RunPersister:
@@ -81,15 +85,18 @@ class RunPersister:
             # NaN and Infinity are refused as it loads; a number past a double, when
             # the body holding it is played (a walk of every value costs a sixth of a load).
             cassette = load_cassette(path, check_numbers=False)
+            more_requests, more_responses = vcr_interactions(cassette, path)
             if index == 0:
                 self.state.source = cassette.header.source
                 self.state.read_from = path
-            more_requests, more_responses = vcr_interactions(cassette, path)
+                self.state.loaded = len(more_requests)
+            else:
+                for request in more_requests:  # vcrpy's copies of them keep the mark
+                    setattr(request, _SHARED, path)
             requests.extend(more_requests)
             responses.extend(more_responses)
         if not requests:
             raise CassetteNotFoundError(cassette_path)
-        self.state.loaded = len(requests)
         return requests, responses
 
     def save_cassette(
@@ -100,8 +107,14 @@ class RunPersister:
         if state.failed:
             state.notes.append(f"not saved (the test failed): {cassette_path}")
             return
-        requests = cast("Sequence[Any]", cassette_dict["requests"])
-        responses = cast("Sequence[Any]", cassette_dict["responses"])
+        pairs = zip(
+            cast("Sequence[Any]", cassette_dict["requests"]),
+            cast("Sequence[Any]", cassette_dict["responses"]),
+            strict=True,
+        )
+        # vcrpy writes every interaction it holds: not those of a shared cassette
+        kept = [(r, response) for r, response in pairs if getattr(r, _SHARED, None) is None]
+        requests = [request for request, _ in kept]
         source = recorded_source([r.uri for r in requests])
         loopback = source == "loopback"
         provenance = state.provenance
@@ -125,8 +138,9 @@ class RunPersister:
         serializer_ = TooltapeSerializer(source, scrub_text(provenance, policy), policy)
         interactions = [
             {"request": request._to_dict(), "response": response}  # pyright: ignore[reportPrivateUsage]
-            for request, response in zip(requests, responses, strict=True)
+            for request, response in kept
         ]
+        interactions = in_send_order(requests, interactions)
         try:
             try:
                 cassette = serializer_.to_cassette({"interactions": interactions})

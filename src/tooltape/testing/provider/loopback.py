@@ -1,8 +1,9 @@
 """A real HTTP server on loopback that stands in for the provider while recording.
 
 ``LoopbackProvider`` answers requests in order from a script of replies
-(JSON or server-sent events, typically real recorded response bodies), and
-keeps every request it received. Point ``OPENAI_BASE_URL`` at
+(JSON or server-sent events, typically real recorded response bodies), or
+from a function of each request (requests sent at once arrive in no fixed
+order), and keeps every request it received. Point ``OPENAI_BASE_URL`` at
 ``provider.base_url`` and ``pytest --record-mode=once`` records tooltape
 cassettes from it exactly as it would from the live API.
 """
@@ -10,8 +11,10 @@ cassettes from it exactly as it would from the live API.
 from __future__ import annotations
 
 import json
+import socket
 import threading
-from collections.abc import Mapping, Sequence
+import time
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from types import TracebackType
@@ -21,13 +24,18 @@ from typing import Any
 @dataclass(frozen=True, slots=True)
 class LoopbackReply:
     """One scripted answer: a status, headers and body bytes (and the status line's
-    reason phrase, ``""``: the standard one)."""
+    reason phrase, ``""``: the standard one), sent ``delay_s`` seconds after the
+    request arrived (later requests may be answered first). With ``cut_after``,
+    the connection is closed after that many bytes of the body (its
+    ``content-length`` still counts them all): a stream cut off mid-event."""
 
     status: int = 200
     body: bytes = b""
     content_type: str = "application/json"
     headers: Mapping[str, str] = field(default_factory=lambda: dict[str, str]())
     reason: str = ""
+    delay_s: float = 0.0
+    cut_after: int | None = None
 
     @classmethod
     def json(
@@ -69,10 +77,19 @@ class LoopbackProvider:
 
     Use it as a context manager; it stops and closes its socket on exit. A
     request that finds the script empty gets a 500 whose JSON error says so.
+    ``responder``, when given, answers every request instead of the script: it
+    is called once per request, one at a time, in the order they arrive (a
+    ``delay_s`` of its reply is waited out after, so answers may overtake).
     """
 
-    def __init__(self, replies: Sequence[LoopbackReply] = ()) -> None:
+    def __init__(
+        self,
+        replies: Sequence[LoopbackReply] = (),
+        *,
+        responder: Callable[[ReceivedRequest], LoopbackReply] | None = None,
+    ) -> None:
         self._replies = list(replies)
+        self._responder = responder
         self._lock = threading.Lock()
         self.requests: list[ReceivedRequest] = []
         provider = self
@@ -86,13 +103,21 @@ class LoopbackProvider:
                 reply = provider._take(
                     ReceivedRequest(self.command, self.path, dict(self.headers.items()), body)
                 )
+                if reply.delay_s > 0:
+                    time.sleep(reply.delay_s)
                 self.send_response(reply.status, reply.reason or None)
                 self.send_header("content-type", reply.content_type)
                 self.send_header("content-length", str(len(reply.body)))
                 for name, value in reply.headers.items():
                     self.send_header(name, value)
                 self.end_headers()
-                self.wfile.write(reply.body)
+                if reply.cut_after is None:
+                    self.wfile.write(reply.body)
+                    return
+                self.wfile.write(reply.body[: reply.cut_after])
+                self.wfile.flush()
+                self.close_connection = True
+                self.connection.shutdown(socket.SHUT_RDWR)
 
             do_GET = do_POST = do_DELETE = _answer
 
@@ -106,6 +131,8 @@ class LoopbackProvider:
     def _take(self, request: ReceivedRequest) -> LoopbackReply:
         with self._lock:
             self.requests.append(request)
+            if self._responder is not None:
+                return self._responder(request)
             if self._replies:
                 return self._replies.pop(0)
         return LoopbackReply.json(

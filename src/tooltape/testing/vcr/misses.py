@@ -35,6 +35,18 @@ def _find_vcr_error(error: BaseException | None) -> Any:
     return _find_in_chain(error, CannotOverwriteExistingCassetteException)
 
 
+def _unplayed_first(cassette: Any, similar: list[Any]) -> list[Any]:
+    """vcrpy's closest recorded requests, those never played first.
+
+    Played ones answered other requests; the one a changed request was
+    recorded as is among those left (read as the test ends, when requests
+    sent together have all been answered).
+    """
+    positions = {id(request): index for index, (request, _) in enumerate(cassette.data)}
+    counts = cassette.play_counts
+    return sorted(similar, key=lambda found: counts[positions.get(id(found[0]), -1)] > 0)
+
+
 def record_command(nodeid: str, mode: str = "once") -> str:
     """The shell command that records the cassette of ``nodeid`` (``mode``: ``rewrite`` to
     record an existing one again)."""
@@ -87,7 +99,7 @@ def explain_cassette_failure(
         f"Wire drift: {asked} made by {nodeid} matches no unplayed interaction of "
         f"{read_from or path}.",
     ]
-    for recorded, _succeeded, failed in found.similar_requests[:3]:
+    for recorded, _succeeded, failed in _unplayed_first(cassette, found.similar_requests)[:3]:
         lines.append("")
         lines.append(f"Closest recorded request: {recorded.method} {recorded.path}")
         for name, message in failed:

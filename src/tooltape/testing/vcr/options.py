@@ -12,7 +12,8 @@ of the recorder's, so a few of them would switch part of tooltape off:
   ``True`` changes nothing; ``False`` is refused, since a body kept compressed
   would hide what it holds from the secret scan.
 - ``after_load_interaction``: the project's hooks run, then tooltape's
-  request index is built (``tooltape.testing.vcr.index``).
+  request index is built (``tooltape.testing.vcr.index``) and playing is
+  locked (``tooltape.testing.vcr.playback``).
 """
 
 from __future__ import annotations
@@ -21,8 +22,11 @@ from collections.abc import Iterable, Sequence
 from typing import Any, cast
 
 from tooltape.testing.vcr.index import index_requests
+from tooltape.testing.vcr.playback import play_each_once
 
-__all__ = ["VcrOptionError", "tooltape_matchers", "tooltape_options", "with_index"]
+__all__ = ["VcrOptionError", "tooltape_load_hooks", "tooltape_matchers", "tooltape_options"]
+
+_LOAD_HOOKS = (index_requests, play_each_once)
 
 
 class VcrOptionError(ValueError):
@@ -40,15 +44,16 @@ def tooltape_matchers(names: Iterable[str]) -> tuple[str, ...]:
     return tuple(dict.fromkeys(_TOOLTAPE_MATCHERS.get(name, name) for name in names))
 
 
-def with_index(hooks: object) -> tuple[object, ...]:
-    """An ``after_load_interaction`` option (nothing, one hook or several) ending with the index."""
+def tooltape_load_hooks(hooks: object) -> tuple[object, ...]:
+    """An ``after_load_interaction`` option (nothing, one hook or several) ending with
+    tooltape's (the index, the playing lock)."""
     if hooks is None:
         listed: tuple[object, ...] = ()
     elif isinstance(hooks, (list, tuple)):
         listed = tuple(cast("Sequence[object]", hooks))
     else:
         listed = (hooks,)
-    return listed if index_requests in listed else (*listed, index_requests)
+    return (*listed, *(hook for hook in _LOAD_HOOKS if hook not in listed))
 
 
 def tooltape_options(options: dict[str, Any], recorder_match_on: Sequence[str]) -> dict[str, Any]:
@@ -70,5 +75,5 @@ def tooltape_options(options: dict[str, Any], recorder_match_on: Sequence[str]) 
         extra = tooltape_matchers(cast("Iterable[str]", options["additional_matchers"]))
         options["additional_matchers"] = tuple(name for name in extra if name not in matched)
     if "after_load_interaction" in options:
-        options["after_load_interaction"] = with_index(options["after_load_interaction"])
+        options["after_load_interaction"] = tooltape_load_hooks(options["after_load_interaction"])
     return options

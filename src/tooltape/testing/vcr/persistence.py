@@ -47,6 +47,7 @@ from tooltape.testing.vcr._names import (
     make_request,
     serialize_with,
 )
+from tooltape.testing.vcr.send_order import in_send_order
 
 __all__ = [
     "CombinedTooltapePersister",
@@ -128,12 +129,11 @@ def _interactions(cassette_dict: Mapping[str, Any]) -> dict[str, Any]:
     """vcrpy's in-memory ``{"requests", "responses"}`` as its serialised data shape."""
     requests = cast(Sequence[VcrRequest], cassette_dict["requests"])
     responses = cast(Sequence[VcrResponse], cassette_dict["responses"])
-    data: dict[str, Any] = {
-        "interactions": [
-            {"request": _request_dict(request), "response": _unmarked(response)}
-            for request, response in zip(requests, responses, strict=True)
-        ]
-    }
+    interactions = [
+        {"request": _request_dict(request), "response": _unmarked(response)}
+        for request, response in zip(requests, responses, strict=True)
+    ]
+    data: dict[str, Any] = {"interactions": in_send_order(requests, interactions)}
     if cassette_dict.get("metadata"):
         data["metadata"] = cassette_dict["metadata"]
     return data

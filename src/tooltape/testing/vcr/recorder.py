@@ -21,9 +21,10 @@ from tooltape.testing.settings import ScrubSettings
 from tooltape.testing.vcr.hook_chain import scrub_last
 from tooltape.testing.vcr.httpx_text import replay_any_text
 from tooltape.testing.vcr.matchers import make_body_matcher, path_matcher
-from tooltape.testing.vcr.options import VCRPY_MATCH_ON, tooltape_matchers, with_index
+from tooltape.testing.vcr.options import VCRPY_MATCH_ON, tooltape_load_hooks, tooltape_matchers
 from tooltape.testing.vcr.persistence import TooltapePersister, TooltapeSerializer
 from tooltape.testing.vcr.record_hooks import ScrubHooks
+from tooltape.testing.vcr.send_order import record_in_send_order
 
 SERIALIZER = "tooltape"
 """The name tooltape's serializer is registered under."""
@@ -89,12 +90,16 @@ def configure_vcr(
       (``tooltape.testing.vcr.options``);
     - a loaded cassette indexes its recorded requests by what the matchers
       compare (``tooltape.testing.vcr.index``), so a request is compared only
-      with the recorded ones that may match it;
+      with the recorded ones that may match it, and plays each one once even
+      to threads asking at the same moment (``tooltape.testing.vcr.playback``);
+    - interactions recorded together (``asyncio.gather``, threads) are written
+      in the order their requests were sent (``tooltape.testing.vcr.send_order``);
     - vcrpy skips its patchers for HTTP libraries that are not installed;
     - a recorded response header or reason past ASCII replays through httpx (vcrpy's own
       httpx stub fails it, ``tooltape.testing.vcr.httpx_text``).
     """
     replay_any_text()
+    record_in_send_order()
     policy = live_policy(scrub)
     recorder.serializer = SERIALIZER
     recorder.register_serializer(
@@ -112,5 +117,6 @@ def configure_vcr(
     recorder.match_on = MATCH_ON if own == VCRPY_MATCH_ON else tooltape_matchers(own)
     skipped = tuple(cast("Sequence[str]", getattr(recorder, "skip_patchers", None) or ()))
     recorder.skip_patchers = (*skipped, *(n for n in absent_patchers() if n not in skipped))
-    recorder.after_load_interaction = with_index(getattr(recorder, "after_load_interaction", None))
+    hooks = getattr(recorder, "after_load_interaction", None)
+    recorder.after_load_interaction = tooltape_load_hooks(hooks)
     return recorder

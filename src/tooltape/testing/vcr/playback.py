@@ -1,0 +1,69 @@
+"""One recorded interaction per request, also when threads replay a cassette at once.
+
+vcrpy's ``Cassette.play_response`` takes the first matching interaction not
+played yet, then counts it as played. Two threads sending equal requests at
+the same moment (a ``ThreadPoolExecutor`` around ``openai.OpenAI``) could
+both take the same one: one answer given twice, another left unplayed, and a
+test that failed as stale now and then. :func:`play_each_once` gives a
+loaded cassette a ``play_response`` that takes and counts under a lock.
+
+vcrpy asks whether a request can be played before it plays it; a thread
+that finds every match taken in between gets what vcrpy raises for a request
+its cassette cannot answer (``CannotOverwriteExistingCassetteException``,
+reason ``already_played``), which the plugin explains like any other extra
+request, not vcrpy's bare ``UnhandledHTTPRequestError``.
+"""
+
+from __future__ import annotations
+
+import importlib
+import inspect
+import threading
+from collections.abc import Callable
+from typing import Any, cast
+
+from tooltape.testing.vcr._names import CannotOverwriteExistingCassetteException
+
+__all__ = ["play_each_once"]
+
+_UnhandledHTTPRequestError = cast(
+    type[Exception], importlib.import_module("vcr.errors").UnhandledHTTPRequestError
+)
+_refusal = cast("Callable[..., Exception]", CannotOverwriteExistingCassetteException)
+
+
+class _PlayUnderLock:
+    """A cassette's ``play_response``, one request at a time."""
+
+    __slots__ = ("_cassette", "_lock", "_play")
+
+    def __init__(self, cassette: Any) -> None:
+        self._cassette = cassette
+        self._play = cassette.play_response
+        self._lock = threading.Lock()
+
+    def __call__(self, request: Any) -> Any:
+        with self._lock:
+            try:
+                return self._play(request)
+            except _UnhandledHTTPRequestError:
+                cassette = self._cassette
+                if not cassette.write_protected:
+                    raise
+        raise _refusal(cassette=cassette, failed_request=request)
+
+
+def play_each_once(request: Any, response: Any, cassette: Any) -> tuple[Any, Any]:
+    """vcrpy ``after_load_interaction`` hook: the cassette plays under a lock.
+
+    It changes no interaction; the lock is set once, on the first interaction
+    loaded. A cassette that loaded nothing has nothing to play.
+    """
+    if "play_response" not in vars(cassette):
+        cassette.play_response = _PlayUnderLock(cassette)
+    return request, response
+
+
+# vcrpy asks inspect.signature whether the hook takes the cassette, once for
+# every interaction it loads; a precomputed signature is the one it would find.
+play_each_once.__signature__ = inspect.signature(play_each_once)

@@ -1,0 +1,72 @@
+"""Threads replaying one cassette at once: each recorded interaction answers one request.
+
+vcrpy finds the first matching interaction not played yet, then counts it as
+played; a thread switch between the two gave two threads one answer. The
+cassettes here (synthetic, written by the test) hold equal requests with
+different answers; the cassette's play counter yields to other threads
+whenever it is read, so the switch that used to come now and then comes
+every time.
+"""
+
+from __future__ import annotations
+
+import collections
+import threading
+import time
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from typing import Any
+
+import httpx2
+import vcr
+from test_request_index import _pair, _post, _write
+from vcr.errors import CannotOverwriteExistingCassetteException
+
+from tooltape.testing.vcr.recorder import configure_vcr
+
+SAME = {"model": "gpt-5", "input": "the same question"}
+THREADS = 8
+
+
+class YieldingCounts(collections.Counter[int]):
+    """vcrpy's play counts, handing the interpreter to another thread on every read."""
+
+    def __getitem__(self, key: int) -> int:
+        time.sleep(0)
+        return super().__getitem__(key)
+
+
+def _replay(path: Path, requests: int) -> tuple[list[str], Any]:
+    recorder = configure_vcr(vcr.VCR(record_mode="none"))
+    start = threading.Barrier(THREADS)
+
+    def ask(client: httpx2.Client) -> str:
+        start.wait(timeout=5)  # the threads ask together
+        try:
+            return _post(client, SAME)
+        except CannotOverwriteExistingCassetteException as refused:
+            return f"refused: {refused.reason}"
+
+    with recorder.use_cassette(str(path)) as cassette, httpx2.Client() as client:
+        cassette.play_counts = YieldingCounts()
+        with ThreadPoolExecutor(THREADS) as pool:
+            answers = list(pool.map(lambda _: ask(client), range(requests)))
+    return answers, cassette
+
+
+def test_equal_requests_from_threads_each_get_their_own_answer(tmp_path: Path) -> None:
+    count = 32
+    path = _write(tmp_path / "same.json", [_pair(SAME, f"resp_{n}") for n in range(count)])
+    answers, cassette = _replay(path, count)
+    assert sorted(answers) == sorted(f"resp_{n}" for n in range(count))
+    assert cassette.all_played
+
+
+def test_one_request_too_many_from_threads_is_refused_as_already_played(tmp_path: Path) -> None:
+    count = THREADS - 1
+    path = _write(tmp_path / "same.json", [_pair(SAME, f"resp_{n}") for n in range(count)])
+    answers, cassette = _replay(path, count + 1)
+    assert sorted(answers) == sorted(
+        [*(f"resp_{n}" for n in range(count)), "refused: already_played"]
+    )
+    assert cassette.all_played
