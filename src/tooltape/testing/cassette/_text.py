@@ -13,15 +13,17 @@ import base64
 import binascii
 import json
 import re
-from bisect import bisect_right
 
+from tooltape.testing.cassette._escapes import encoded_view, json_view
 from tooltape.testing.cassette._patterns import base64_runs
 from tooltape.testing.cassette._policy import DEFAULT_POLICY, ScrubPolicy
 from tooltape.testing.cassette._span import Span
-from tooltape.testing.cassette._urls import find_url_secrets
+from tooltape.testing.cassette._urls import find_url_secrets, rewrite_url
 
 __all__ = [
     "base64_holds_secret",
+    "encoded_holds_secret",
+    "encoded_key_spans",
     "find_spans",
     "holds_secret",
     "redact_for_display",
@@ -29,8 +31,6 @@ __all__ = [
 ]
 
 _MAX_LEVELS = 3  # escapes within escapes: JSON text inside a JSON string inside a body
-_ESCAPE = re.compile(r'\\(?:u([0-9a-fA-F]{4})|(["\\/bfnrt]))')
-_SIMPLE = {'"': '"', "\\": "\\", "/": "/", "b": "\b", "f": "\f", "n": "\n", "r": "\r", "t": "\t"}
 _BASE64_RUN = re.compile(r"(?<![A-Za-z0-9+/_-])[A-Za-z0-9+/_-]{28,}={0,2}")
 _CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
 # MIME and PEM wrap base64 into lines of one width (76, 64 characters): each line
@@ -41,50 +41,6 @@ _WRAP_POINT = re.compile(
     r"\n(?=[A-Za-z0-9+/])(?:(?<=[A-Za-z0-9+/]{28}\n)|(?<=[A-Za-z0-9+/]{28}\r\n))"
 )
 _WRAPPED = re.compile(r"(?:[A-Za-z0-9+/]{28,}\r?\n)+[A-Za-z0-9+/]+={0,2}(?![A-Za-z0-9+/=])")
-
-
-class _Unescaped:
-    """A text with its JSON string escapes decoded, and the way back to the original offsets."""
-
-    __slots__ = ("decoded_at", "raw_ends", "raw_starts", "text")
-
-    def __init__(self, raw: str) -> None:
-        parts: list[str] = []
-        self.decoded_at: list[int] = []
-        self.raw_starts: list[int] = []
-        self.raw_ends: list[int] = []
-        last = decoded = 0
-        for match in _ESCAPE.finditer(raw):
-            start = match.start()
-            parts.append(raw[last:start])
-            decoded += start - last
-            code = match.group(1)
-            parts.append(chr(int(code, 16)) if code else _SIMPLE[match.group(2)])
-            self.decoded_at.append(decoded)
-            self.raw_starts.append(start)
-            self.raw_ends.append(match.end())
-            decoded += 1
-            last = match.end()
-        parts.append(raw[last:])
-        self.text = "".join(parts)
-
-    def _start(self, index: int) -> int:
-        i = bisect_right(self.decoded_at, index) - 1
-        if i < 0:
-            return index
-        if self.decoded_at[i] == index:
-            return self.raw_starts[i]
-        return self.raw_ends[i] + index - self.decoded_at[i] - 1
-
-    def raw_span(self, start: int, end: int) -> tuple[int, int]:
-        """The original offsets of decoded ``[start, end)``."""
-        if end <= start:
-            at = self._start(start)
-            return at, at
-        last = end - 1
-        i = bisect_right(self.decoded_at, last) - 1
-        stop = self.raw_ends[i] if i >= 0 and self.decoded_at[i] == last else self._start(last) + 1
-        return self._start(start), stop
 
 
 def _escaped(text: str) -> str:
@@ -194,6 +150,44 @@ def _merged(spans: list[Span]) -> list[Span]:
     return result
 
 
+def _shape_spans(text: str, policy: ScrubPolicy) -> list[Span]:
+    """Every match of a key shape (or a live value) in ``text``."""
+    spans: list[Span] = []
+    for rule in policy.candidate_rules(text):
+        for match in rule.pattern.finditer(text):
+            replacement = match.expand(rule.replacement)
+            if replacement != match.group():
+                spans.append(Span(match.start(), match.end(), rule.kind, replacement))
+    return spans
+
+
+def _encoded_spans(text: str, policy: ScrubPolicy, level: int) -> list[Span]:
+    """Key shapes spelled with HTML character references, percent-encoding or across
+    quoted-printable soft line breaks (encoded twice too), written back in that spelling.
+
+    Only key shapes: a URL's query is what it is on the wire, found as it is.
+    """
+    view = encoded_view(text)
+    if view is None:
+        return []
+    inner = _shape_spans(view.text, policy)
+    if level + 1 < _MAX_LEVELS:
+        inner.extend(_encoded_spans(view.text, policy, level + 1))
+    spans: list[Span] = []
+    for span in _merged(inner):
+        start, end = view.raw_span(span.start, span.end)
+        replacement = view.respelled(span.replacement, span.start, span.end)
+        spans.append(Span(start, end, span.kind, replacement))
+    return spans
+
+
+def encoded_key_spans(text: str, policy: ScrubPolicy = DEFAULT_POLICY) -> list[Span]:
+    """The key shapes :func:`find_spans` finds behind HTML character references,
+    percent-encoding or quoted-printable soft line breaks: what to redact in a URL
+    before its rewrite, which would cut ``&#115;`` apart at ``&``, ``#`` and ``;``."""
+    return _encoded_spans(text, policy, 0)
+
+
 def find_spans(text: str, policy: ScrubPolicy = DEFAULT_POLICY, *, _level: int = 0) -> list[Span]:
     """Every secret in ``text``, in order, as spans of ``text``."""
     spans: list[Span] = []
@@ -202,21 +196,23 @@ def find_spans(text: str, policy: ScrubPolicy = DEFAULT_POLICY, *, _level: int =
     # what a key shape found in the same run gives when no value is known.
     if _level < _MAX_LEVELS and base64_holds_secret(text, policy):
         spans.extend(_base64_spans(text, policy))
-    for rule in policy.candidate_rules(text):
-        for match in rule.pattern.finditer(text):
-            replacement = match.expand(rule.replacement)
-            if replacement != match.group():
-                spans.append(Span(match.start(), match.end(), rule.kind, replacement))
+    spans.extend(_shape_spans(text, policy))
     for url in find_url_secrets(text, policy):
-        # A key in the URL's path survives the rewrite of its query: redact that too.
-        replacement = redact_spans(url.replacement, find_spans(url.replacement, policy, _level=99))
+        # A key in the URL's path survives the rewrite of its query: redact that too. One
+        # encoded is redacted before the rewrite, which may split its escapes ("&#115;").
+        rewritten = url.replacement
+        encoded = encoded_key_spans(text[url.start : url.end], policy)
+        if encoded:
+            rewritten = rewrite_url(redact_spans(text[url.start : url.end], encoded), policy)[0]
+        replacement = redact_spans(rewritten, find_spans(rewritten, policy, _level=99))
         spans.append(Span(url.start, url.end, url.kind, replacement))
-    if _level < _MAX_LEVELS and "\\" in text:
-        view = _Unescaped(text)
-        if view.decoded_at:
+    if _level < _MAX_LEVELS:
+        view = json_view(text)
+        if view is not None:
             for inner in find_spans(view.text, policy, _level=_level + 1):
                 start, end = view.raw_span(inner.start, inner.end)
                 spans.append(Span(start, end, inner.kind, _escaped(inner.replacement)))
+        spans.extend(_encoded_spans(text, policy, _level))
     return _merged(spans)
 
 
@@ -233,11 +229,34 @@ def holds_secret(
             return True
     if "://" in text and find_url_secrets(text, policy):
         return True
-    if escapes and _level < _MAX_LEVELS and "\\" in text:
-        view = _Unescaped(text)
-        if view.decoded_at and holds_secret(view.text, policy, _level=_level + 1):
+    if escapes and _level < _MAX_LEVELS:
+        view = json_view(text)
+        if view is not None and holds_secret(view.text, policy, _level=_level + 1):
             return True
+    if _level < _MAX_LEVELS and encoded_holds_secret(text, policy, _level=_level):
+        return True
     return _level < _MAX_LEVELS and base64_holds_secret(text, policy)
+
+
+def encoded_holds_secret(
+    text: str, policy: ScrubPolicy = DEFAULT_POLICY, *, loose: bool = False, _level: int = 0
+) -> bool:
+    """Whether a key shape is spelled in ``text`` with HTML character references,
+    percent-encoding or across quoted-printable soft line breaks.
+
+    ``loose``: each rule's pattern without what may not precede a match, for
+    serialised JSON (see ``SecretRule.loose``).
+    """
+    view = encoded_view(text)
+    if view is None:
+        return False
+    for rule in policy.candidate_rules(view.text):
+        pattern = rule.loose if loose else rule.pattern
+        if pattern is None or pattern.search(view.text):
+            return True
+    return _level + 1 < _MAX_LEVELS and encoded_holds_secret(
+        view.text, policy, loose=loose, _level=_level + 1
+    )
 
 
 def base64_holds_secret(text: str, policy: ScrubPolicy = DEFAULT_POLICY) -> bool:

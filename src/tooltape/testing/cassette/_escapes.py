@@ -1,0 +1,190 @@
+"""A text seen through its escapes, and the way back to the original offsets.
+
+Two views: JSON string escapes (``\\u0073k-...``, a key right after ``\\n``), and
+the escapes an encoder writes for a web page, a URL or a mail: HTML character
+references (``&#115;``, ``&#x73;``, ``&lowbar;``), percent-encoding (``%73``,
+``%2D``) and quoted-printable's soft line breaks (``=`` at the end of a line of
+76 characters at most). Each escape decodes to one character, a soft line
+break to none. A secret found in a view is a span of the original text, and
+what replaces it is written back in the original's spelling.
+"""
+
+from __future__ import annotations
+
+import html.entities
+import re
+from bisect import bisect_left, bisect_right
+from collections.abc import Iterable
+from urllib.parse import quote
+
+__all__ = ["DecodedView", "encoded_view", "json_view"]
+
+_JSON_ESCAPE = re.compile(r'\\(?:u([0-9a-fA-F]{4})|(["\\/bfnrt]))')
+_JSON_SIMPLE = {
+    '"': '"',
+    "\\": "\\",
+    "/": "/",
+    "b": "\b",
+    "f": "\f",
+    "n": "\n",
+    "r": "\r",
+    "t": "\t",
+}
+
+# Named references HTML defines for one ASCII character: `&lowbar;` is "_" (there is
+# none for "-": `&hyphen;` is U+2010, another character).
+_NAMED = {
+    name.removesuffix(";"): value
+    for name, value in html.entities.html5.items()
+    if name.endswith(";") and len(value) == 1 and value.isascii()
+}
+_ENCODED = re.compile(
+    r"&(?:#(?:([0-9]{1,10})|[xX]([0-9a-fA-F]{1,8}))|([A-Za-z]{2,16}));"
+    r"|%([0-9A-Fa-f]{2})"
+    r"|(?<=[A-Za-z0-9_.+/-])=(\r?\n)(?=[A-Za-z0-9_.+/-])"
+)
+_QP_LINE = 76
+"""The longest line quoted-printable writes, its soft break's ``=`` included (RFC 2045)."""
+
+# What a key shape holds: a view only these escapes change is worth a search. (An
+# escaped space: "Bearer%20...", "BEGIN&#32;PRIVATE KEY".)
+_KEY_CHARS = frozenset(
+    "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-.+/= \t\r\n"
+)
+_PLAIN = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_.~")
+"""What needs no escape in HTML, a URL or quoted-printable."""
+
+
+class DecodedView:
+    """``text``: a raw text with some escapes decoded; ``raw_span`` maps a span of it back."""
+
+    __slots__ = ("decoded_at", "lengths", "raw", "raw_ends", "raw_starts", "text")
+
+    def __init__(self, raw: str, escapes: Iterable[tuple[int, int, str]]) -> None:
+        """``escapes``: in order, each ``(start, end, decoded)`` of ``raw``."""
+        parts: list[str] = []
+        self.raw = raw
+        self.decoded_at: list[int] = []
+        self.raw_starts: list[int] = []
+        self.raw_ends: list[int] = []
+        self.lengths: list[int] = []
+        last = decoded = 0
+        for start, end, char in escapes:
+            parts.append(raw[last:start])
+            decoded += start - last
+            parts.append(char)
+            self.decoded_at.append(decoded)
+            self.raw_starts.append(start)
+            self.raw_ends.append(end)
+            self.lengths.append(len(char))
+            decoded += len(char)
+            last = end
+        parts.append(raw[last:])
+        self.text = "".join(parts)
+
+    def _raw(self, index: int) -> tuple[int, int]:
+        """The original span of decoded character ``index``."""
+        i = bisect_right(self.decoded_at, index) - 1
+        if i < 0:
+            return index, index + 1
+        offset = index - self.decoded_at[i] - self.lengths[i]
+        if offset < 0:  # the character an escape decodes to
+            return self.raw_starts[i], self.raw_ends[i]
+        at = self.raw_ends[i] + offset
+        return at, at + 1
+
+    def raw_span(self, start: int, end: int) -> tuple[int, int]:
+        """The original offsets of decoded ``[start, end)``."""
+        first = self._raw(start)[0]
+        if end <= start:
+            return first, first
+        return first, self._raw(end - 1)[1]
+
+    def respelled(self, replacement: str, start: int, end: int) -> str:
+        """``replacement`` for decoded ``[start, end)``, spelled as the original was there.
+
+        A character no context escapes is written as it is, and so is one the
+        original held unescaped there; any other is escaped as the original's
+        escapes were (a character reference, or percent-encoded).
+        Quoted-printable soft line breaks stay where they were, as far as the
+        replacement reaches, so no line grows past its width.
+        """
+        raw_start, raw_end = self.raw_span(start, end)
+        original = self.raw[raw_start:raw_end]
+        inside = range(
+            bisect_left(self.raw_starts, raw_start), bisect_left(self.raw_starts, raw_end)
+        )
+        kinds = {self.raw[self.raw_starts[i]] for i in inside}  # "&", "%" or "=" (a soft break)
+        style = "&" if "&" in kinds else "%" if "%" in kinds else ""
+        breaks = {
+            min(self.decoded_at[i] - start, len(replacement)): self.raw[
+                self.raw_starts[i] : self.raw_ends[i]
+            ]
+            for i in inside
+            if self.lengths[i] == 0
+        }
+        parts = [_respelled(char, original, style) for char in replacement]
+        for position in sorted(breaks, reverse=True):
+            parts.insert(position, breaks[position])
+        return "".join(parts)
+
+
+def _respelled(char: str, original: str, style: str) -> str:
+    if char in _PLAIN or not style or (char in original and char not in "&%"):
+        return char
+    return f"&#{ord(char)};" if style == "&" else quote(char, safe="")
+
+
+def json_view(text: str) -> DecodedView | None:
+    """``text`` with its JSON string escapes decoded, or ``None`` when it holds none."""
+    if "\\" not in text:
+        return None
+    escapes = [
+        (
+            match.start(),
+            match.end(),
+            chr(int(code, 16)) if (code := match.group(1)) else _JSON_SIMPLE[match.group(2)],
+        )
+        for match in _JSON_ESCAPE.finditer(text)
+    ]
+    return DecodedView(text, escapes) if escapes else None
+
+
+def _decoded(match: re.Match[str]) -> str | None:
+    """What one HTML, percent or quoted-printable escape stands for; ``None``: no escape."""
+    decimal, hexadecimal, name, byte, soft_break = match.groups()
+    if byte is not None:
+        return chr(int(byte, 16))
+    if name is not None:
+        return _NAMED.get(name)
+    if soft_break is not None:
+        line_start = match.string.rfind("\n", 0, match.start()) + 1
+        return "" if match.start() + 1 - line_start <= _QP_LINE else None
+    code = int(decimal) if decimal is not None else int(hexadecimal, 16)
+    if code == 0 or code > 0x10FFFF or 0xD800 <= code <= 0xDFFF:
+        return None
+    return chr(code)
+
+
+def _worth_a_look(char: str, text: str, end: int) -> bool:
+    """Whether an escape decoding to ``char`` (before ``text[end:]``) may spell a key."""
+    if char in _KEY_CHARS or char == "":
+        return True
+    # Encoded twice: "&amp;#115;", "%2573".
+    return char in "&%" and _ENCODED.match(char + text[end : end + 20]) is not None
+
+
+def encoded_view(text: str) -> DecodedView | None:
+    """``text`` with its HTML character references, percent-encoding and quoted-printable
+    soft line breaks decoded; ``None`` when none of them could change a key's spelling."""
+    if "&" not in text and "%" not in text and "=\n" not in text and "=\r\n" not in text:
+        return None
+    escapes: list[tuple[int, int, str]] = []
+    worth = False
+    for match in _ENCODED.finditer(text):
+        char = _decoded(match)
+        if char is None:
+            continue
+        escapes.append((match.start(), match.end(), char))
+        worth = worth or _worth_a_look(char, text, match.end())
+    return DecodedView(text, escapes) if worth else None
