@@ -489,6 +489,32 @@ def test_a_key_across_quoted_printable_soft_line_breaks_is_found_and_lines_stay_
     assert decoded == scrub_text(note).replace("\n", "\r\n") != note.replace("\n", "\r\n")
 
 
+ENV_FILE = {
+    "GitHub token": f"GITHUB_TOKEN={GITHUB}\n",
+    "Hugging Face token": "export HF_TOKEN=" + OTHER_FAMILIES["Hugging Face token"] + "\n",
+    "Anthropic API key": "ANTHROPIC_API_KEY=" + OTHER_FAMILIES["Anthropic API key"] + "\n",
+    # the soft break falls after the cookie's name, before its "=3D"
+    "Cloudflare cookie": "x" * 67 + " _cfuvid=" + "Cf7uViD" * 4 + "-1700000000\n",
+}
+
+
+@pytest.mark.parametrize(("kind", "text"), list(ENV_FILE.items()), ids=list(ENV_FILE))
+def test_a_key_after_an_equals_sign_a_mail_writes_as_3d_is_found(kind: str, text: str) -> None:
+    """A mail quoting an environment file: quoted-printable writes each "=" as "=3D",
+    which glues the key to a word; such a text's escapes are decoded too."""
+    mail = MAIL + _quoted_printable("Your settings:\n" + text + "Caf\u00e9\n")
+    dirty = _everywhere(mail)
+    findings = [f for f in find_secrets(dirty) if f.location != "/interactions/0/request/uri"]
+    assert {f.kind for f in findings} == {kind}
+    clean = scrub_cassette(dirty)
+    assert find_secrets(clean) == []
+    body = clean.interactions[2].response.body
+    assert isinstance(body, TextBody)
+    scrubbed = body.text.removeprefix("log line ").removesuffix(" end").removeprefix(MAIL)
+    decoded = quopri.decodestring(scrubbed.encode()).decode()
+    assert decoded.replace("\r\n", "\n") == scrub_text("Your settings:\n" + text + "Caf\u00e9\n")
+
+
 @pytest.mark.parametrize(
     "text",
     [

@@ -3,8 +3,8 @@
 Two views: JSON string escapes (``\\u0073k-...``, a key right after ``\\n``), and
 the escapes an encoder writes for a web page, a URL or a mail: HTML character
 references (``&#115;``, ``&#x73;``, ``&lowbar;``), percent-encoding (``%73``,
-``%2D``) and quoted-printable's soft line breaks (``=`` at the end of a line of
-76 characters at most). Each escape decodes to one character, a soft line
+``%2D``) and quoted-printable (``=3D``, and soft line breaks: ``=`` ending a line
+of 76 characters at most). Each escape decodes to one character, a soft line
 break to none. A secret found in a view is a span of the original text, and
 what replaces it is written back in the original's spelling.
 """
@@ -41,16 +41,22 @@ _NAMED = {
 _ENCODED = re.compile(
     r"&(?:#(?:([0-9]{1,10})|[xX]([0-9a-fA-F]{1,8}))|([A-Za-z]{2,16}));"
     r"|%([0-9A-Fa-f]{2})"
-    r"|(?<=[A-Za-z0-9_.+/-])=(\r?\n)(?=[A-Za-z0-9_.+/-])"
+    r"|=(?:(\r?\n)|([0-9A-F]{2}))"
 )
+# Where an escape may start: found with str.find, far faster than a regex over a body
+# that holds a few (a base64 image and one "100%"). Quoted-printable's escapes only in
+# a text that shows it is quoted-printable (an "=" written "=3D", or a soft line break
+# between two characters of a key): elsewhere "=20" is more often a value ("width=20"),
+# and "=" ends a line of code.
+_STARTS = ("&", "%")
+_QUOTED_PRINTABLE_STARTS = ("&", "%", "=")
+_SOFT_BREAK_IN_A_KEY = re.compile(r"=(?<=[A-Za-z0-9_.+/-]=)\r?\n(?=[A-Za-z0-9_.+/-])")
 _QP_LINE = 76
 """The longest line quoted-printable writes, its soft break's ``=`` included (RFC 2045)."""
 
 # What a key shape holds: a view only these escapes change is worth a search. (An
 # escaped space: "Bearer%20...", "BEGIN&#32;PRIVATE KEY".)
-_KEY_CHARS = frozenset(
-    "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-.+/= \t\r\n"
-)
+_KEY_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-.+/= ")
 _PLAIN = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_.~")
 """What needs no escape in HTML, a URL or quoted-printable."""
 
@@ -114,8 +120,9 @@ class DecodedView:
         inside = range(
             bisect_left(self.raw_starts, raw_start), bisect_left(self.raw_starts, raw_end)
         )
-        kinds = {self.raw[self.raw_starts[i]] for i in inside}  # "&", "%" or "=" (a soft break)
-        style = "&" if "&" in kinds else "%" if "%" in kinds else ""
+        # "&", "%", or "=" (quoted-printable's "=XX"; a soft break decodes to nothing)
+        kinds = {self.raw[self.raw_starts[i]] for i in inside if self.lengths[i]}
+        style = next((kind for kind in "&%=" if kind in kinds), "")
         breaks = {
             min(self.decoded_at[i] - start, len(replacement)): self.raw[
                 self.raw_starts[i] : self.raw_ends[i]
@@ -130,7 +137,13 @@ class DecodedView:
 
 
 def _respelled(char: str, original: str, style: str) -> str:
-    if char in _PLAIN or not style or (char in original and char not in "&%"):
+    if char in _PLAIN or not style:
+        return char
+    if style == "=":  # quoted-printable escapes "=" and what is past ASCII, nothing else
+        if char != "=" and char.isascii():
+            return char
+        return "".join(f"={byte:02X}" for byte in char.encode())
+    if char in original and char not in "&%":
         return char
     return f"&#{ord(char)};" if style == "&" else quote(char, safe="")
 
@@ -152,9 +165,11 @@ def json_view(text: str) -> DecodedView | None:
 
 def _decoded(match: re.Match[str]) -> str | None:
     """What one HTML, percent or quoted-printable escape stands for; ``None``: no escape."""
-    decimal, hexadecimal, name, byte, soft_break = match.groups()
+    decimal, hexadecimal, name, byte, soft_break, quoted_byte = match.groups()
     if byte is not None:
         return chr(int(byte, 16))
+    if quoted_byte is not None:
+        return chr(int(quoted_byte, 16))
     if name is not None:
         return _NAMED.get(name)
     if soft_break is not None:
@@ -175,16 +190,24 @@ def _worth_a_look(char: str, text: str, end: int) -> bool:
 
 
 def encoded_view(text: str) -> DecodedView | None:
-    """``text`` with its HTML character references, percent-encoding and quoted-printable
-    soft line breaks decoded; ``None`` when none of them could change a key's spelling."""
-    if "&" not in text and "%" not in text and "=\n" not in text and "=\r\n" not in text:
-        return None
+    """``text`` with its HTML character references, percent-encoding and (in a text that
+    is quoted-printable) quoted-printable escapes decoded; ``None`` when none of them
+    could change a key's spelling."""
     escapes: list[tuple[int, int, str]] = []
     worth = False
-    for match in _ENCODED.finditer(text):
-        char = _decoded(match)
-        if char is None:
-            continue
-        escapes.append((match.start(), match.end(), char))
-        worth = worth or _worth_a_look(char, text, match.end())
-    return DecodedView(text, escapes) if worth else None
+    quoted_printable = "=3D" in text or (
+        ("=\n" in text or "=\r\n" in text) and _SOFT_BREAK_IN_A_KEY.search(text) is not None
+    )
+    for start in _QUOTED_PRINTABLE_STARTS if quoted_printable else _STARTS:
+        at = text.find(start)
+        while at >= 0:
+            match = _ENCODED.match(text, at)
+            char = None if match is None else _decoded(match)
+            if match is not None and char is not None:
+                escapes.append((at, match.end(), char))
+                worth = worth or _worth_a_look(char, text, match.end())
+            at = text.find(start, at + 1)
+    if not worth:
+        return None
+    escapes.sort()
+    return DecodedView(text, escapes)

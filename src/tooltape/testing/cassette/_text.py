@@ -1,8 +1,10 @@
-"""Secrets in one text: key shapes, URL credentials, seen through JSON escapes and base64.
+"""Secrets in one text: key shapes, URL credentials, seen through escapes and base64.
 
 A text is searched as it is, then (when it holds backslashes) as the JSON
 string escapes in it decode, so ``\\u0073k-...`` and a key right after
-``\\n`` are found, and then inside every base64 run that decodes to text.
+``\\n`` are found, then for key shapes as HTML character references,
+percent-encoding and quoted-printable decode (see ``_escapes``), and then
+inside every base64 run that decodes to text.
 Each find is a :class:`Span` of the original text with what replaces it, so
 the scrubber redacts exactly what the scanner reports.
 """
@@ -150,6 +152,12 @@ def _merged(spans: list[Span]) -> list[Span]:
     return result
 
 
+def _may_be_encoded(text: str) -> bool:
+    """``False`` when ``text`` cannot hold an HTML, percent or quoted-printable escape:
+    most texts, told by three literal searches before anything else is."""
+    return "&" in text or "%" in text or "=" in text
+
+
 def _shape_spans(text: str, policy: ScrubPolicy) -> list[Span]:
     """Every match of a key shape (or a live value) in ``text``."""
     spans: list[Span] = []
@@ -162,8 +170,8 @@ def _shape_spans(text: str, policy: ScrubPolicy) -> list[Span]:
 
 
 def _encoded_spans(text: str, policy: ScrubPolicy, level: int) -> list[Span]:
-    """Key shapes spelled with HTML character references, percent-encoding or across
-    quoted-printable soft line breaks (encoded twice too), written back in that spelling.
+    """Key shapes spelled with HTML character references, percent-encoding or in
+    quoted-printable (encoded twice too), written back in that spelling.
 
     Only key shapes: a URL's query is what it is on the wire, found as it is.
     """
@@ -183,8 +191,8 @@ def _encoded_spans(text: str, policy: ScrubPolicy, level: int) -> list[Span]:
 
 def encoded_key_spans(text: str, policy: ScrubPolicy = DEFAULT_POLICY) -> list[Span]:
     """The key shapes :func:`find_spans` finds behind HTML character references,
-    percent-encoding or quoted-printable soft line breaks: what to redact in a URL
-    before its rewrite, which would cut ``&#115;`` apart at ``&``, ``#`` and ``;``."""
+    percent-encoding or quoted-printable: what to redact in a URL before its rewrite,
+    which would cut ``&#115;`` apart at ``&``, ``#`` and ``;``."""
     return _encoded_spans(text, policy, 0)
 
 
@@ -196,7 +204,11 @@ def find_spans(text: str, policy: ScrubPolicy = DEFAULT_POLICY, *, _level: int =
     # what a key shape found in the same run gives when no value is known.
     if _level < _MAX_LEVELS and base64_holds_secret(text, policy):
         spans.extend(_base64_spans(text, policy))
-    spans.extend(_shape_spans(text, policy))
+    for rule in policy.candidate_rules(text):  # _shape_spans, inlined: runs for every string
+        for match in rule.pattern.finditer(text):
+            replacement = match.expand(rule.replacement)
+            if replacement != match.group():
+                spans.append(Span(match.start(), match.end(), rule.kind, replacement))
     for url in find_url_secrets(text, policy):
         # A key in the URL's path survives the rewrite of its query: redact that too. One
         # encoded is redacted before the rewrite, which may split its escapes ("&#115;").
@@ -207,12 +219,14 @@ def find_spans(text: str, policy: ScrubPolicy = DEFAULT_POLICY, *, _level: int =
         replacement = redact_spans(rewritten, find_spans(rewritten, policy, _level=99))
         spans.append(Span(url.start, url.end, url.kind, replacement))
     if _level < _MAX_LEVELS:
-        view = json_view(text)
+        view = json_view(text) if "\\" in text else None
         if view is not None:
             for inner in find_spans(view.text, policy, _level=_level + 1):
                 start, end = view.raw_span(inner.start, inner.end)
                 spans.append(Span(start, end, inner.kind, _escaped(inner.replacement)))
-        spans.extend(_encoded_spans(text, policy, _level))
+        # _may_be_encoded, inlined: this runs for every string scrubbed.
+        if "&" in text or "%" in text or "=" in text:
+            spans.extend(_encoded_spans(text, policy, _level))
     return _merged(spans)
 
 
@@ -229,11 +243,15 @@ def holds_secret(
             return True
     if "://" in text and find_url_secrets(text, policy):
         return True
-    if escapes and _level < _MAX_LEVELS:
+    if escapes and _level < _MAX_LEVELS and "\\" in text:
         view = json_view(text)
         if view is not None and holds_secret(view.text, policy, _level=_level + 1):
             return True
-    if _level < _MAX_LEVELS and encoded_holds_secret(text, policy, _level=_level):
+    if (
+        _level < _MAX_LEVELS
+        and _may_be_encoded(text)
+        and encoded_holds_secret(text, policy, _level=_level)
+    ):
         return True
     return _level < _MAX_LEVELS and base64_holds_secret(text, policy)
 
@@ -242,7 +260,7 @@ def encoded_holds_secret(
     text: str, policy: ScrubPolicy = DEFAULT_POLICY, *, loose: bool = False, _level: int = 0
 ) -> bool:
     """Whether a key shape is spelled in ``text`` with HTML character references,
-    percent-encoding or across quoted-printable soft line breaks.
+    percent-encoding or in quoted-printable.
 
     ``loose``: each rule's pattern without what may not precede a match, for
     serialised JSON (see ``SecretRule.loose``).
