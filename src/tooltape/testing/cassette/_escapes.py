@@ -1,12 +1,14 @@
 """A text seen through its escapes, and the way back to the original offsets.
 
-Two views: JSON string escapes (``\\u0073k-...``, a key right after ``\\n``), and
+Two views: JSON string escapes (``\\u0073k-...``, a key right after ``\\n``; and
+JavaScript's ``\\x2D``), and
 the escapes an encoder writes for a web page, a URL or a mail: HTML character
 references (``&#115;``, ``&#x73;``, ``&lowbar;``), percent-encoding (``%73``,
-``%2D``) and quoted-printable (``=3D``, and soft line breaks: ``=`` ending a line
-of 76 characters at most). Each escape decodes to one character, a soft line
-break to none. A secret found in a view is a span of the original text, and
-what replaces it is written back in the original's spelling.
+``%2D``) and quoted-printable (``=3D``, and soft line breaks: ``=`` ending a
+line), the last only in a text that shows it is quoted-printable. Each escape
+decodes to one character, a soft line break to none. A secret found in a view
+is a span of the original text, and what replaces it is written back in the
+original's spelling.
 """
 
 from __future__ import annotations
@@ -15,11 +17,20 @@ import html.entities
 import re
 from bisect import bisect_left, bisect_right
 from collections.abc import Iterable
+from itertools import accumulate
 from urllib.parse import quote
 
-__all__ = ["DecodedView", "encoded_view", "json_view"]
+__all__ = [
+    "DecodedView",
+    "encoded_view",
+    "is_quoted_printable",
+    "json_view",
+    "quoted_printable_view",
+]
 
-_JSON_ESCAPE = re.compile(r'\\(?:u([0-9a-fA-F]{4})|(["\\/bfnrt]))')
+# JSON's, and JavaScript's "\x2D" (ESAPI's encoder for JavaScript writes every
+# character but letters, digits, ",", "." and "_" so).
+_JSON_ESCAPE = re.compile(r'\\(?:u([0-9a-fA-F]{4})|x([0-9a-fA-F]{2})|(["\\/bfnrt]))')
 _JSON_SIMPLE = {
     '"': '"',
     "\\": "\\",
@@ -40,7 +51,7 @@ _NAMED = {
 }
 _ENCODED = re.compile(
     r"&(?:#(?:([0-9]{1,10})|[xX]([0-9a-fA-F]{1,8}))|([A-Za-z]{2,16}));"
-    r"|%([0-9A-Fa-f]{2})"
+    r"|%([0-9A-F]{2}|[0-9a-f]{2})"  # one case, as every encoder writes it ("%Be" is a word)
     r"|=(?:(\r?\n)|([0-9A-F]{2}))"
 )
 # Where an escape may start: found with str.find, far faster than a regex over a body
@@ -50,9 +61,16 @@ _ENCODED = re.compile(
 # and "=" ends a line of code.
 _STARTS = ("&", "%")
 _QUOTED_PRINTABLE_STARTS = ("&", "%", "=")
-_SOFT_BREAK_IN_A_KEY = re.compile(r"=(?<=[A-Za-z0-9_.+/-]=)\r?\n(?=[A-Za-z0-9_.+/-])")
+# What shows a text is quoted-printable, right after an "=": "3D" (it writes "=" so), a
+# character past ASCII in UTF-8 ("=C3=A9"), or a soft break between two characters of a key.
+_QUOTED_PRINTABLE = re.compile(
+    r"3D|[C-F][0-9A-F]=[89AB][0-9A-F]|(?<=[A-Za-z0-9_.+/-]=)\r?\n(?=[A-Za-z0-9_.+/-])"
+)
 _QP_LINE = 76
 """The longest line quoted-printable writes, its soft break's ``=`` included (RFC 2045)."""
+_QP_FILLED = 60
+"""The shortest line an encoder ends with a soft break that shows a text is quoted-printable
+(encoders fill each line up to the longest; one ends early only before an escape)."""
 
 # What a key shape holds: a view only these escapes change is worth a search. (An
 # escaped space: "Bearer%20...", "BEGIN&#32;PRIVATE KEY".)
@@ -111,9 +129,9 @@ class DecodedView:
 
         A character no context escapes is written as it is, and so is one the
         original held unescaped there; any other is escaped as the original's
-        escapes were (a character reference, or percent-encoded).
-        Quoted-printable soft line breaks stay where they were, as far as the
-        replacement reaches, so no line grows past its width.
+        escapes were (a character reference, percent-encoded, quoted-printable).
+        Quoted-printable soft line breaks stay, each after as much of the
+        replacement as the original held before it, so no line grows there.
         """
         raw_start, raw_end = self.raw_span(start, end)
         original = self.raw[raw_start:raw_end]
@@ -123,17 +141,22 @@ class DecodedView:
         # "&", "%", or "=" (quoted-printable's "=XX"; a soft break decodes to nothing)
         kinds = {self.raw[self.raw_starts[i]] for i in inside if self.lengths[i]}
         style = next((kind for kind in "&%=" if kind in kinds), "")
-        breaks = {
-            min(self.decoded_at[i] - start, len(replacement)): self.raw[
-                self.raw_starts[i] : self.raw_ends[i]
-            ]
-            for i in inside
-            if self.lengths[i] == 0
-        }
         parts = [_respelled(char, original, style) for char in replacement]
-        for position in sorted(breaks, reverse=True):
-            parts.insert(position, breaks[position])
-        return "".join(parts)
+        written = list(accumulate(len(part) for part in parts))
+        spelled: list[str] = []
+        taken = breaks_length = 0
+        for i in inside:
+            if self.lengths[i]:
+                continue
+            soft_break = self.raw[self.raw_starts[i] : self.raw_ends[i]]
+            # What the original wrote before this break, soft breaks aside.
+            room = self.raw_starts[i] - raw_start - breaks_length
+            upto = max(taken, bisect_right(written, room))
+            spelled.extend(parts[taken:upto])
+            spelled.append(soft_break)
+            taken, breaks_length = upto, breaks_length + len(soft_break)
+        spelled.extend(parts[taken:])
+        return "".join(spelled)
 
 
 def _respelled(char: str, original: str, style: str) -> str:
@@ -149,14 +172,17 @@ def _respelled(char: str, original: str, style: str) -> str:
 
 
 def json_view(text: str) -> DecodedView | None:
-    """``text`` with its JSON string escapes decoded, or ``None`` when it holds none."""
+    """``text`` with its JSON (and JavaScript ``\\xHH``) string escapes decoded, or
+    ``None`` when it holds none."""
     if "\\" not in text:
         return None
     escapes = [
         (
             match.start(),
             match.end(),
-            chr(int(code, 16)) if (code := match.group(1)) else _JSON_SIMPLE[match.group(2)],
+            chr(int(code, 16))
+            if (code := match.group(1) or match.group(2))
+            else _JSON_SIMPLE[match.group(3)],
         )
         for match in _JSON_ESCAPE.finditer(text)
     ]
@@ -172,9 +198,8 @@ def _decoded(match: re.Match[str]) -> str | None:
         return chr(int(quoted_byte, 16))
     if name is not None:
         return _NAMED.get(name)
-    if soft_break is not None:
-        line_start = match.string.rfind("\n", 0, match.start()) + 1
-        return "" if match.start() + 1 - line_start <= _QP_LINE else None
+    if soft_break is not None:  # (only looked for in a text that is quoted-printable)
+        return ""
     code = int(decimal) if decimal is not None else int(hexadecimal, 16)
     if code == 0 or code > 0x10FFFF or 0xD800 <= code <= 0xDFFF:
         return None
@@ -189,16 +214,35 @@ def _worth_a_look(char: str, text: str, end: int) -> bool:
     return char in "&%" and _ENCODED.match(char + text[end : end + 20]) is not None
 
 
+def _ends_a_filled_line(text: str, at: int) -> bool:
+    """Whether the "=" at ``at`` ends a line as long as an encoder fills one, as a soft
+    line break does ("?q=" ending a short line is a URL's)."""
+    return _QP_FILLED <= at - text.rfind("\n", 0, at) <= _QP_LINE
+
+
+def is_quoted_printable(text: str) -> bool:
+    """Whether ``text`` shows it is quoted-printable: an "=" written "=3D", a character
+    past ASCII written "=C3=A9", or a soft line break between two characters of a key.
+    (Each "=" found with str.find: a base64 image's padding is all most long texts hold.)
+    """
+    at = text.find("=")
+    while at >= 0:
+        match = _QUOTED_PRINTABLE.match(text, at + 1)
+        if match is not None:
+            soft_break = match.group()[0] in "\r\n"
+            if not soft_break or _ends_a_filled_line(text, at):
+                return True
+        at = text.find("=", at + 1)
+    return False
+
+
 def encoded_view(text: str) -> DecodedView | None:
     """``text`` with its HTML character references, percent-encoding and (in a text that
     is quoted-printable) quoted-printable escapes decoded; ``None`` when none of them
     could change a key's spelling."""
     escapes: list[tuple[int, int, str]] = []
     worth = False
-    quoted_printable = "=3D" in text or (
-        ("=\n" in text or "=\r\n" in text) and _SOFT_BREAK_IN_A_KEY.search(text) is not None
-    )
-    for start in _QUOTED_PRINTABLE_STARTS if quoted_printable else _STARTS:
+    for start in _QUOTED_PRINTABLE_STARTS if is_quoted_printable(text) else _STARTS:
         at = text.find(start)
         while at >= 0:
             match = _ENCODED.match(text, at)
@@ -211,3 +255,18 @@ def encoded_view(text: str) -> DecodedView | None:
         return None
     escapes.sort()
     return DecodedView(text, escapes)
+
+
+_QUOTED_PRINTABLE_ESCAPE = re.compile(r"=(?:(\r?\n)|([0-9A-F]{2}))")
+
+
+def quoted_printable_view(text: str) -> DecodedView | None:
+    """``text`` (quoted-printable) with its own escapes decoded and nothing else: a URL as
+    the mail's reader sees it, run on across soft line breaks, its "=3D" an "=" again."""
+    escapes: list[tuple[int, int, str]] = []
+    for match in _QUOTED_PRINTABLE_ESCAPE.finditer(text):
+        if match.group(1) is None:
+            escapes.append((match.start(), match.end(), chr(int(match.group(2), 16))))
+        else:
+            escapes.append((match.start(), match.end(), ""))
+    return DecodedView(text, escapes) if escapes else None

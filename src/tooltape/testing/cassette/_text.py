@@ -16,11 +16,16 @@ import binascii
 import json
 import re
 
-from tooltape.testing.cassette._escapes import encoded_view, json_view
+from tooltape.testing.cassette._escapes import (
+    encoded_view,
+    is_quoted_printable,
+    json_view,
+    quoted_printable_view,
+)
 from tooltape.testing.cassette._patterns import base64_runs
 from tooltape.testing.cassette._policy import DEFAULT_POLICY, ScrubPolicy
 from tooltape.testing.cassette._span import Span
-from tooltape.testing.cassette._urls import find_url_secrets, rewrite_url
+from tooltape.testing.cassette._urls import find_url_secrets
 
 __all__ = [
     "base64_holds_secret",
@@ -45,9 +50,16 @@ _WRAP_POINT = re.compile(
 _WRAPPED = re.compile(r"(?:[A-Za-z0-9+/]{28,}\r?\n)+[A-Za-z0-9+/]+={0,2}(?![A-Za-z0-9+/=])")
 
 
-def _escaped(text: str) -> str:
-    """``text`` as it must be written inside the escaped text it replaces a part of."""
-    return json.dumps(text, ensure_ascii=False)[1:-1]
+def _escaped(text: str, original: str) -> str:
+    """``text`` as it must be written where it replaces ``original`` in an escaped text:
+    JSON-escaped, but for what ``original`` holds as it is (a line break in a text with a
+    ``\\u`` escape elsewhere)."""
+    escaped = json.dumps(text, ensure_ascii=False)[1:-1]
+    if escaped == text:
+        return text
+    return "".join(
+        char if char in original and char != "\\" else json.dumps(char)[1:-1] for char in text
+    )
 
 
 def _base64_text(run: str | bytes) -> tuple[str, bool, bool] | None:
@@ -138,7 +150,10 @@ def _base64_spans(text: str, policy: ScrubPolicy) -> list[Span]:
 
 
 def _merged(spans: list[Span]) -> list[Span]:
-    """Spans in order, overlapping ones joined (what each would redact stays redacted)."""
+    """Spans in order, overlapping ones joined: the first one's replacement takes the place
+    of both (the other's characters go with it). Both replacements side by side could read
+    as another secret: "Bearer REDACTED" then "sk-REDACTED" is a bearer token again, when a
+    key's escapes (``%BEARER sk-...%30``) make it end past the token found as written."""
     if len(spans) < 2:
         return spans
     ordered = sorted(spans, key=lambda span: (span.start, -span.end))
@@ -148,7 +163,7 @@ def _merged(spans: list[Span]) -> list[Span]:
         if span.start >= last.end:
             result.append(span)
         elif span.end > last.end:
-            result[-1] = Span(last.start, span.end, last.kind, last.replacement + span.replacement)
+            result[-1] = Span(last.start, span.end, last.kind, last.replacement)
     return result
 
 
@@ -196,6 +211,46 @@ def encoded_key_spans(text: str, policy: ScrubPolicy = DEFAULT_POLICY) -> list[S
     return _encoded_spans(text, policy, 0)
 
 
+def _url_spans(text: str, policy: ScrubPolicy, encoded: list[Span]) -> list[Span]:
+    """Each URL with credentials, as its rewrite. The keys an encoder spelled (``encoded``)
+    are redacted first: the rewrite splits a query at "&", "#" and ";", which would cut
+    ``&#115;`` apart, and whether a value is still to hide depends on what it decodes to.
+    In quoted-printable a URL is found as it decodes (across soft line breaks, "=3D" an
+    "="), and its rewrite written back so."""
+    written = redact_spans(text, encoded)
+    decoded = quoted_printable_view(written) if "=" in text and is_quoted_printable(text) else None
+    found: list[Span] = []
+    for url in find_url_secrets(written if decoded is None else decoded.text, policy):
+        # A key in the URL's path survives the rewrite of its query: redact that too.
+        replacement = redact_spans(url.replacement, find_spans(url.replacement, policy, _level=99))
+        start, end = url.start, url.end
+        if decoded is not None:
+            replacement = decoded.respelled(replacement, start, end)
+            # As written again, a key a soft break glued to the word before stands alone.
+            replacement = redact_spans(replacement, find_spans(replacement, policy, _level=99))
+            start, end = decoded.raw_span(start, end)
+        start = _before_redaction(start, encoded, end=False)
+        end = _before_redaction(end, encoded, end=True)
+        found.append(Span(start, end, url.kind, replacement))
+    return found
+
+
+def _before_redaction(offset: int, spans: list[Span], *, end: bool) -> int:
+    """Where ``offset`` of ``redact_spans(text, spans)`` stands in ``text`` (one inside a
+    replacement: where what it replaced starts, or ends for the ``end`` of a span)."""
+    shift = 0  # how much longer the redacted text is, up to the span at hand
+    for span in spans:
+        start = span.start + shift
+        if offset <= start:
+            break
+        if offset < start + len(span.replacement) or (
+            end and offset == start + len(span.replacement)
+        ):
+            return span.end if end else span.start
+        shift += len(span.replacement) - (span.end - span.start)
+    return offset - shift
+
+
 def find_spans(text: str, policy: ScrubPolicy = DEFAULT_POLICY, *, _level: int = 0) -> list[Span]:
     """Every secret in ``text``, in order, as spans of ``text``."""
     spans: list[Span] = []
@@ -209,24 +264,20 @@ def find_spans(text: str, policy: ScrubPolicy = DEFAULT_POLICY, *, _level: int =
             replacement = match.expand(rule.replacement)
             if replacement != match.group():
                 spans.append(Span(match.start(), match.end(), rule.kind, replacement))
-    for url in find_url_secrets(text, policy):
-        # A key in the URL's path survives the rewrite of its query: redact that too. One
-        # encoded is redacted before the rewrite, which may split its escapes ("&#115;").
-        rewritten = url.replacement
-        encoded = encoded_key_spans(text[url.start : url.end], policy)
-        if encoded:
-            rewritten = rewrite_url(redact_spans(text[url.start : url.end], encoded), policy)[0]
-        replacement = redact_spans(rewritten, find_spans(rewritten, policy, _level=99))
-        spans.append(Span(url.start, url.end, url.kind, replacement))
+    encoded: list[Span] = []
+    # _may_be_encoded, inlined: this runs for every string scrubbed.
+    if _level < _MAX_LEVELS and ("&" in text or "%" in text or "=" in text):
+        encoded = _encoded_spans(text, policy, _level)
+    if "://" in text:
+        spans.extend(_url_spans(text, policy, encoded))
     if _level < _MAX_LEVELS:
         view = json_view(text) if "\\" in text else None
         if view is not None:
             for inner in find_spans(view.text, policy, _level=_level + 1):
                 start, end = view.raw_span(inner.start, inner.end)
-                spans.append(Span(start, end, inner.kind, _escaped(inner.replacement)))
-        # _may_be_encoded, inlined: this runs for every string scrubbed.
-        if "&" in text or "%" in text or "=" in text:
-            spans.extend(_encoded_spans(text, policy, _level))
+                replacement = _escaped(inner.replacement, text[start:end])
+                spans.append(Span(start, end, inner.kind, replacement))
+    spans.extend(encoded)
     return _merged(spans)
 
 
