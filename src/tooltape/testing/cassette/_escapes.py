@@ -1,14 +1,13 @@
 """A text seen through its escapes, and the way back to the original offsets.
 
 Two views: JSON string escapes (``\\u0073k-...``, a key right after ``\\n``; and
-JavaScript's ``\\x2D``), and
-the escapes an encoder writes for a web page, a URL or a mail: HTML character
-references (``&#115;``, ``&#x73;``, ``&lowbar;``), percent-encoding (``%73``,
-``%2D``) and quoted-printable (``=3D``, and soft line breaks: ``=`` ending a
-line), the last only in a text that shows it is quoted-printable. Each escape
-decodes to one character, a soft line break to none. A secret found in a view
-is a span of the original text, and what replaces it is written back in the
-original's spelling.
+JavaScript's ``\\x2D``), and the escapes an encoder writes for a web page, a URL
+or a mail: HTML character references (``&#115;``, ``&#x73;``, ``&lowbar;``),
+percent-encoding (``%73``, ``%2D``) and quoted-printable (``=3D``, and soft line
+breaks: ``=`` ending a line), the last only in a text that shows it is
+quoted-printable. Each escape decodes to one character, a soft line break to
+none. A secret found in a view is a span of the original text, and what
+replaces it is written back in the original's spelling.
 """
 
 from __future__ import annotations
@@ -56,9 +55,8 @@ _ENCODED = re.compile(
 )
 # Where an escape may start: found with str.find, far faster than a regex over a body
 # that holds a few (a base64 image and one "100%"). Quoted-printable's escapes only in
-# a text that shows it is quoted-printable (an "=" written "=3D", or a soft line break
-# between two characters of a key): elsewhere "=20" is more often a value ("width=20"),
-# and "=" ends a line of code.
+# a text that shows it is quoted-printable (see is_quoted_printable): elsewhere "=20"
+# is more often a value ("width=20"), and "=" ends a line of code.
 _STARTS = ("&", "%")
 _QUOTED_PRINTABLE_STARTS = ("&", "%", "=")
 # What shows a text is quoted-printable, right after an "=": "3D" (it writes "=" so), a
