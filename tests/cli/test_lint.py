@@ -382,6 +382,36 @@ def test_a_raw_cassette_holding_each_canary_is_flagged_without_showing_one(
     assert gate == EXPECTED_SECRETS
 
 
+def test_keys_an_encoder_spelled_in_a_hand_edited_cassette_are_found(
+    cli: Callable[..., Run], project: Path
+) -> None:
+    """No live value finds these (nothing is set): only the key's shape, seen through
+    character references, percent-encoding and quoted-printable soft line breaks."""
+    references = "".join(f"&#{ord(char)};" for char in FAKE_KEY)
+    percent = "".join(f"%{byte:02X}" for byte in FAKE_KEY.encode())
+    mail = "Your key, keep it safe: " + "x " * 24 + FAKE_KEY[:3] + "=\r\n" + FAKE_KEY[3:]
+    path = write_cassette(
+        project / "cassettes" / "imported" / "edited.json",
+        interaction(
+            {"json": {"input": f"<p>{references}</p>"}},
+            {"text": mail},
+            uri=f"https://api.openai.com/v1/files/{percent}/content",
+        ),
+    )
+
+    run = cli("lint")
+
+    assert run.code == 1
+    assert _secret_locations(run.out) == {
+        "/interactions/0/request/uri",
+        "/interactions/0/request/body/json/input",
+        "/interactions/0/response/body/text",
+    }
+    for spelling in (FAKE_KEY, references, percent, FAKE_KEY[3:]):
+        assert spelling not in run.out + run.err
+    assert {f.kind for f in find_secrets(load_cassette(path))} == {"OpenAI-style key"}
+
+
 def test_an_already_masked_value_is_not_a_finding(cli: Callable[..., Run], project: Path) -> None:
     masked = clean_interaction()
     masked["request"]["headers"]["authorization"] = ["Bearer REDACTED"]

@@ -1,6 +1,7 @@
 """Keys spelled where a plain shape search does not look: joined to a word by ``-`` or
-``_`` (or glued to it, when the key carries OpenAI's marker), written with HTML
-character references, and inside base64 wrapped into lines as MIME writes it.
+``_`` (or glued to it, when the key carries OpenAI's marker), inside base64 wrapped
+into lines as MIME writes it, written with HTML character references or
+percent-encoding, and across quoted-printable's soft line breaks.
 
 Each is found in every place a cassette holds text, by the scanner and the
 scrubber alike, and look-alikes stay as they are. Every key is synthetic: the
@@ -10,7 +11,11 @@ right shape, never a real credential.
 from __future__ import annotations
 
 import base64
+import html
 import json
+import quopri
+from collections.abc import Callable
+from urllib.parse import quote, unquote, unquote_plus, urlencode
 
 import pytest
 from hypothesis import given, settings
@@ -102,10 +107,12 @@ PLACES = {
 }
 
 
-def _assert_found_everywhere_and_scrubbed(text: str, key: str, kind: str) -> Cassette:
+def _assert_found_everywhere_and_scrubbed(
+    text: str, key: str, kind: str, places: set[str] = PLACES
+) -> Cassette:
     dirty = _everywhere(text)
-    findings = find_secrets(dirty)
-    assert {f.location for f in findings} >= PLACES
+    findings = [f for f in find_secrets(dirty) if f.location in places]
+    assert {f.location for f in findings} == places
     assert {f.kind for f in findings} == {kind}
     assert all(key[:6] not in f.excerpt for f in findings)
     clean = scrub_cassette(dirty)
@@ -343,4 +350,239 @@ def test_the_key_known_by_its_value_or_only_by_its_shape_is_written_alike(
     # Recording knows the live key's value; replay with no key knows only shapes. The
     # request replay sends must scrub to what was recorded.
     recording = scrub_policy(None, (("OPENAI_API_KEY", key),))
+    assert scrub_text(text, recording) == scrub_text(text) != text
+
+
+# --- HTML character references, percent-encoding, quoted-printable ----------------------
+
+GITHUB = "ghp_" + "A1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q7r8"
+SLACK_HOOK = "https://hooks.slack.com/services/T0001ABCD/B0001ABCD/" + "Xy9Zw8Vu7Ts6Rq5Po4Nm3Lk2"
+AWS_SECRET = "wJalrXUtnFEMI/K7MDENG+bPxRfiCYEXAMPLEKEY"  # AWS's documented example
+PEM = (
+    "-----BEGIN PRIVATE KEY-----\n"
+    "MIIEvQIBADANBgkqhkiG9w0BAQEFAASCBKcwggSjAgEAAoIBAQC7Vq9xZ3nR\n"
+    "-----END PRIVATE KEY-----\n"
+)
+
+
+def _references(text: str, hexadecimal: bool = False, zeros: int = 0) -> str:
+    """Every character as a numeric character reference (he's ``encodeEverything``)."""
+    pad = "0" * zeros
+    return "".join(f"&#x{pad}{ord(c):X};" if hexadecimal else f"&#{pad}{ord(c)};" for c in text)
+
+
+def _non_alphanumeric_references(text: str) -> str:
+    """What an encoder of every character but letters and digits writes, named where
+    HTML names the character (``&lowbar;``, ``&period;``), in hex where not (``-``)."""
+    named = {"_": "&lowbar;", ".": "&period;", "/": "&sol;", "+": "&plus;", "=": "&equals;"}
+    return "".join(c if c.isalnum() else named.get(c, f"&#x{ord(c):X};") for c in text)
+
+
+def _every_byte(text: str, lower: bool = False) -> str:
+    encoded = "".join(f"%{byte:02X}" for byte in text.encode())
+    return encoded.lower() if lower else encoded
+
+
+def _quoted_printable(text: str) -> str:
+    """``text`` in quoted-printable, as a mail carries it (CRLF, lines of 76)."""
+    return quopri.encodestring(text.encode()).decode().replace("\n", "\r\n")
+
+
+REFERENCES = {
+    "every character, decimal": (_references(PROJECT_MARKED), PROJECT_MARKED, "OpenAI-style key"),
+    "every character, hex": (_references(LEGACY, True), LEGACY, "OpenAI-style key"),
+    "leading zeros": (_references(PROJECT, zeros=2), PROJECT, "OpenAI-style key"),
+    "only the first character": ("&#115;" + PROJECT[1:], PROJECT, "OpenAI-style key"),
+    "only the dashes": (PROJECT.replace("-", "&#45;"), PROJECT, "OpenAI-style key"),
+    "named underscore": (_non_alphanumeric_references(GITHUB), GITHUB, "GitHub token"),
+    "escaped twice": (html.escape(_references(PROJECT)), PROJECT, "OpenAI-style key"),
+}
+PERCENT = {
+    "percent, dashes": (PROJECT.replace("-", "%2D"), PROJECT, "OpenAI-style key"),
+    "percent, every byte": (_every_byte(PROJECT), PROJECT, "OpenAI-style key"),
+    "percent, every byte in lower case": (_every_byte(LEGACY, True), LEGACY, "OpenAI-style key"),
+    "percent, twice": (quote(_every_byte(PROJECT), safe=""), PROJECT, "OpenAI-style key"),
+    "percent, underscore": (GITHUB.replace("_", "%5F"), GITHUB, "GitHub token"),
+    "percent, a webhook URL": (quote(SLACK_HOOK, safe=""), SLACK_HOOK[8:], "Slack webhook"),
+    # ESAPI's encoder for JavaScript: every character but letters, digits, ",", "." and "_"
+    "JavaScript, \\x": (PROJECT.replace("-", "\\x2D"), PROJECT, "OpenAI-style key"),
+}
+ENCODED = {**REFERENCES, **PERCENT}
+
+
+@pytest.mark.parametrize(("text", "key", "kind"), list(REFERENCES.values()), ids=list(REFERENCES))
+def test_a_key_spelled_with_character_references_is_found_everywhere(
+    text: str, key: str, kind: str
+) -> None:
+    # In a URL "&", "#" and ";" are separators, which the query's rewrite goes by: the key
+    # is redacted before it, and the URL's other findings are its query and fragment's.
+    _assert_found_everywhere_and_scrubbed(text, key, kind, PLACES - {"/interactions/0/request/uri"})
+
+
+@pytest.mark.parametrize(("text", "key", "kind"), list(PERCENT.values()), ids=list(PERCENT))
+def test_a_percent_encoded_key_is_found_everywhere(text: str, key: str, kind: str) -> None:
+    _assert_found_everywhere_and_scrubbed(text, key, kind)
+
+
+@pytest.mark.parametrize(("text", "key", "kind"), list(ENCODED.values()), ids=list(ENCODED))
+def test_the_recording_hooks_redact_an_encoded_key(text: str, key: str, kind: str) -> None:
+    raw = json.dumps({"input": [{"role": "user", "content": f"page:\n<p>{text}</p>"}]}).encode()
+    request = before_record_request(Request("POST", "https://api.example.test/v1/x", raw, {}))
+    assert text not in json.loads(request.body)["input"][0]["content"]
+    response = before_record_response(
+        {"status": {"code": 200, "message": "OK"}, "headers": {}, "body": {"string": raw}}
+    )
+    assert json.loads(response["body"]["string"]) == json.loads(request.body)
+
+
+@pytest.mark.parametrize(
+    ("text", "decode"),
+    [
+        (f'<a title="{_references(PROJECT)}" href="/x?a=1&amp;b=2">it&#39;s</a>', html.unescape),
+        (f"<p>{_non_alphanumeric_references(GITHUB)} &amp; {AWS_SECRET}</p>", html.unescape),
+        ("region=eu&aws_secret_access_key=" + quote(AWS_SECRET, safe="") + "&n=1", unquote),
+        ("Authorization%3A%20Bearer%20" + "Tk7" * 8 + "%0A", unquote),
+        ("Authorization:&#32;Bearer&#32;" + "Tk7" * 8, html.unescape),
+        ("key=" + quote(PEM, safe="") + "&n=1", unquote),
+        (urlencode({"private_key": PEM, "n": 1}), unquote_plus),
+    ],
+    ids=[
+        "html",
+        "html named",
+        "form",
+        "percent, bearer",
+        "html, bearer",
+        "percent, PEM",
+        "form, PEM",
+    ],
+)
+def test_an_encoded_key_is_replaced_in_the_same_encoding(
+    text: str, decode: Callable[[str], str]
+) -> None:
+    """What replaces it decodes to what replaces the decoded key: the page, the form
+    or the URL stays valid, and decodes to the scrubbed text."""
+    scrubbed = scrub_text(text)
+    assert scrubbed != text
+    assert decode(scrubbed) == scrub_text(decode(text)) != decode(text)
+    assert scrub_text(scrubbed) == scrubbed
+
+
+MAIL = "Subject: deploy\r\nContent-Transfer-Encoding: quoted-printable\r\n\r\n"
+
+
+@pytest.mark.parametrize("before_break", [1, 3, 11, 12, 30])
+@pytest.mark.parametrize("key", [PROJECT_MARKED, PROJECT, GITHUB], ids=["long", "short", "github"])
+def test_a_key_across_quoted_printable_soft_line_breaks_is_found_and_lines_stay_short(
+    before_break: int, key: str
+) -> None:
+    # The first line breaks after 75 characters: ``before_break`` of them the key's.
+    words = ("Your new key is below, keep it safe. " * 3)[: 75 - before_break - 1] + " "
+    note = words + key + "\nRotate it monthly. Caf\u00e9 = 1 \u20ac.\n"
+    body = _quoted_printable(note)
+    assert key not in body  # a soft break inside it
+    mail = MAIL + body
+    dirty = _everywhere(mail)
+    places = PLACES - {"/interactions/0/request/uri"}  # no line break in a URL
+    findings = [f for f in find_secrets(dirty) if f.location in places]
+    kind = "GitHub token" if key is GITHUB else "OpenAI-style key"
+    assert {f.location for f in findings} == places
+    assert {f.kind for f in findings} == {kind}
+    clean = scrub_cassette(dirty)
+    assert find_secrets(clean) == []
+    assert scrub_cassette(clean) == clean
+    body_data = clean.interactions[0].response.body
+    assert isinstance(body_data, JsonBody)
+    scrubbed = body_data.data["output_text"]  # type: ignore[index]
+    assert isinstance(scrubbed, str)
+    lines = scrubbed.removeprefix(MAIL).split("\r\n")
+    assert max(len(line) for line in lines) <= 76
+    decoded = quopri.decodestring(scrubbed.removeprefix(MAIL).encode()).decode()
+    assert decoded == scrub_text(note).replace("\n", "\r\n") != note.replace("\n", "\r\n")
+
+
+ENV_FILE = {
+    "GitHub token": f"GITHUB_TOKEN={GITHUB}\n",
+    "Hugging Face token": "export HF_TOKEN=" + OTHER_FAMILIES["Hugging Face token"] + "\n",
+    "Anthropic API key": "ANTHROPIC_API_KEY=" + OTHER_FAMILIES["Anthropic API key"] + "\n",
+    # the soft break falls after the cookie's name, before its "=3D"
+    "Cloudflare cookie": "x" * 67 + " _cfuvid=" + "Cf7uViD" * 4 + "-1700000000\n",
+}
+
+
+@pytest.mark.parametrize(("kind", "text"), list(ENV_FILE.items()), ids=list(ENV_FILE))
+def test_a_key_after_an_equals_sign_a_mail_writes_as_3d_is_found(kind: str, text: str) -> None:
+    """A mail quoting an environment file: quoted-printable writes each "=" as "=3D",
+    which glues the key to a word; such a text's escapes are decoded too."""
+    mail = MAIL + _quoted_printable("Your settings:\n" + text + "Caf\u00e9\n")
+    dirty = _everywhere(mail)
+    findings = [f for f in find_secrets(dirty) if f.location != "/interactions/0/request/uri"]
+    assert {f.kind for f in findings} == {kind}
+    clean = scrub_cassette(dirty)
+    assert find_secrets(clean) == []
+    body = clean.interactions[2].response.body
+    assert isinstance(body, TextBody)
+    scrubbed = body.text.removeprefix("log line ").removesuffix(" end").removeprefix(MAIL)
+    decoded = quopri.decodestring(scrubbed.encode()).decode()
+    assert decoded.replace("\r\n", "\n") == scrub_text("Your settings:\n" + text + "Caf\u00e9\n")
+
+
+@pytest.mark.parametrize("before", [0, 9, 20, 26])
+def test_a_url_across_quoted_printable_soft_line_breaks_is_rewritten_whole(before: int) -> None:
+    """A mail's URL runs on across soft line breaks: a query value the rewrite hides is
+    hidden whole, not up to the first break (the rest of it was left as written)."""
+    value = "invite-" + "Gq4Zr8" * 6  # synthetic, of no known shape: only the URL hides it
+    note = "x" * before + f" Open https://app.example.test/join?invite={value}&step=2 now.\n"
+    mail = _quoted_printable(note)
+    assert value not in mail  # a soft break inside it
+    scrubbed = scrub_text(mail)
+    assert scrub_text(scrubbed) == scrubbed
+    assert max(len(line) for line in scrubbed.split("\r\n")) <= 76
+    decoded = quopri.decodestring(scrubbed.encode()).decode()
+    assert decoded == note.replace(
+        f"invite={value}&step=2", "invite=REDACTED&step=REDACTED"
+    ).replace("\n", "\r\n")
+
+
+def test_a_replacement_keeps_the_characters_a_text_holds_unescaped() -> None:
+    # A bearer token runs on through a JSON escape: found in the escapes' view, it is
+    # written back escaped only where the text was (its tab stays a tab).
+    text = "Authorization: Bearer\tAbCdEfGhIjKlMnOp\\u0071rStUvWx done"
+    assert scrub_text(text) == "Authorization: Bearer\tREDACTED done"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "&#115;k-proj-short and &#x73;k-",  # too short for a key
+        "sk&hyphen;proj&hyphen;Ab3dEf6hIj9kLm2nOp5qRs8tUv1wXy4z",  # U+2010, another character
+        "Tom &amp; Jerry &lt;3 it&#39;s 100&#37; &quot;fine&quot; &#x1F600; &#0; &#99999999;",
+        "progress: 50%2D and %s of %d, 100%",
+        "search for caf%C3%A9%20au%20lait%26lang%3Dfr%2Dbe",
+        "%73%6B%2D%70%72%6F%6A%2D%73%68%6F%72%74",  # sk-proj-short
+        "total =\nsubtotal_for_the_whole_quarter_in_euros + tax_for_each_item",
+        "dash-separated-words-=\r\nmore-dash-separated-words-in-a-row-here",
+        "QUJDREVGR0hJSktMTU5PUFFSU1RVVldYWVphYmNkZWZnaGlqa2xtbm9wcXJzdHV2d3h5ei0=\n--boundary--",
+    ],
+)
+def test_look_alikes_of_an_encoded_key_are_left_alone(text: str) -> None:
+    assert scrub_text(text) == text
+    # (In the URI, "&" starts another query parameter: a value to redact.)
+    uri = "/interactions/0/request/uri"
+    assert [f for f in find_secrets(_everywhere(text)) if f.location != uri] == []
+
+
+def test_a_find_its_escapes_lengthen_past_another_is_redacted_for_good() -> None:
+    # As written, "BEARER sk-..." is a bearer token ending at the escape; decoded, "%BE"
+    # is one character and the key runs on through "0": the two finds overlap.
+    text = f"%BEARER {PROJECT}%30"
+    scrubbed = scrub_text(text)
+    assert PROJECT[8:] not in scrubbed
+    assert scrub_text(scrubbed) == scrubbed
+    assert find_secrets(_everywhere(text)) != []
+    assert find_secrets(scrub_cassette(_everywhere(text))) == []
+
+
+def test_a_key_spelled_every_byte_is_written_alike_known_by_its_value_or_its_shape() -> None:
+    text = f"see /v1/keys/{_every_byte(PROJECT)} and <b>{_references(PROJECT, True)}</b>"
+    recording = scrub_policy(None, (("OPENAI_API_KEY", PROJECT),))
     assert scrub_text(text, recording) == scrub_text(text) != text

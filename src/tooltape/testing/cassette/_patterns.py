@@ -230,8 +230,10 @@ SECRET_RULES: tuple[SecretRule, ...] = (
     ),
     _rule(
         "private key",
-        r"(?s)-----BEGIN ((?:[A-Z0-9]+ )*)PRIVATE KEY-----(?:.*?-----END \1PRIVATE KEY-----|.*)",
-        "PRIVATE KEY-----",
+        # A form writes its spaces "+" (urlencode).
+        r"(?s)-----BEGIN([ +])((?:[A-Z0-9]+\1)*)PRIVATE\1KEY-----"
+        r"(?:.*?-----END\1\2PRIVATE\1KEY-----|.*)",
+        "KEY-----",
     ),
     _rule("Anthropic API key", _ANTHROPIC_KEY, "sk-ant-", loose=r"sk-ant-[A-Za-z0-9_-]{20,}"),
     _rule(

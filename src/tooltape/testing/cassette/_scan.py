@@ -29,7 +29,7 @@ from tooltape.testing.cassette._policy import DEFAULT_POLICY, URL_HEADERS, Scrub
 from tooltape.testing.cassette._shape import pointer
 from tooltape.testing.cassette._span import Span
 from tooltape.testing.cassette._stream import find_split_secrets
-from tooltape.testing.cassette._text import find_spans, redact_spans
+from tooltape.testing.cassette._text import encoded_key_spans, find_spans, redact_spans
 from tooltape.testing.cassette._urls import rewrite_url
 
 __all__ = ["find_secrets", "find_secrets_in_text", "masked_step"]
@@ -194,7 +194,10 @@ def _scan_body(body: Body, location: str, policy: ScrubPolicy) -> Iterator[Secre
 
 
 def _scan_uri(uri: str, location: str, policy: ScrubPolicy) -> Iterator[SecretFinding]:
-    rewritten, hidden = rewrite_url(uri, policy)
+    encoded = encoded_key_spans(uri, policy)  # before the rewrite cuts "&#115;" apart
+    for span in encoded:
+        yield SecretFinding(location, mask(uri[span.start : span.end]), span.kind)
+    rewritten, hidden = rewrite_url(redact_spans(uri, encoded), policy)
     if hidden:
         yield SecretFinding(location, "… (values not shown)", hidden)
     # What the URL rewrite leaves (a key in the path) is found in what it leaves.

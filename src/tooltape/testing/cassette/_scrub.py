@@ -43,6 +43,8 @@ from tooltape.testing.cassette._policy import DEFAULT_POLICY, URL_HEADERS, Scrub
 from tooltape.testing.cassette._stream import redact_split_secrets
 from tooltape.testing.cassette._text import (
     base64_holds_secret,
+    encoded_holds_secret,
+    encoded_key_spans,
     find_spans,
     holds_secret,
     redact_spans,
@@ -65,13 +67,17 @@ __all__ = [
 
 _ENCRYPTED_IN_TEXT = re.compile(r'("encrypted_content"\s*:\s*")((?:[^"\\]|\\.)*)(")')
 
-# A JSON \u escape or an escaped slash can spell a needle the literal search
-# would not see, and an escaped line break between two runs of base64 may be inside
-# base64 wrapped into lines, which only the parsed string shows joined (see ``_text``).
-# One regex pass finds any of them faster than two literal searches find the first two.
+# A JSON \u escape, an escaped slash or a JavaScript \x escape (written \\x in JSON)
+# can spell a needle the literal search would not see, an escaped line break between
+# two runs of base64 may be inside base64 wrapped into lines, and one after "=" may be a
+# quoted-printable soft line break: only the parsed string shows them (see ``_text``).
+# One regex pass, led by the backslash they share, finds any of them far faster than
+# literal searches would.
 _ESCAPES_HIDING_SECRETS = re.compile(
-    rb"\\[u/]"
-    rb"|\\n(?=[A-Za-z0-9+/])(?:(?<=[A-Za-z0-9+/]{28}\\n)|(?<=[A-Za-z0-9+/]{28}\\r\\n))"
+    rb"\\(?:[u/]"
+    rb"|\\x[0-9A-Fa-f]{2}"
+    rb"|n(?=[A-Za-z0-9+/])(?:(?<=[A-Za-z0-9+/]{28}\\n)|(?<=[A-Za-z0-9+/]{28}\\r\\n))"
+    rb"|(?<==\\)(?:r\\)?n)"
 )
 # An encrypted_content value or an MCP tool spec's headers and authorization are
 # redacted by key, not by shape.
@@ -103,7 +109,7 @@ def might_need_scrubbing(raw: bytes, policy: ScrubPolicy = DEFAULT_POLICY) -> bo
             return True
     if "://" in text and find_url_secrets(text, policy):
         return True
-    return base64_holds_secret(text, policy)
+    return encoded_holds_secret(text, policy, loose=True) or base64_holds_secret(text, policy)
 
 
 def _redact_encrypted(match: re.Match[str]) -> str:
@@ -134,7 +140,7 @@ def _scrub_text_body(text: str, policy: ScrubPolicy) -> str:
 
 def scrub_uri(uri: str, policy: ScrubPolicy = DEFAULT_POLICY) -> str:
     """``uri`` without userinfo, query values outside the safe set, or key-shaped strings."""
-    rewritten, _ = rewrite_url(uri, policy)
+    rewritten, _ = rewrite_url(redact_spans(uri, encoded_key_spans(uri, policy)), policy)
     scrubbed = scrub_text(rewritten, policy)
     return scrubbed if scrubbed != uri else uri
 

@@ -1,8 +1,10 @@
-"""Secrets in one text: key shapes, URL credentials, seen through JSON escapes and base64.
+"""Secrets in one text: key shapes, URL credentials, seen through escapes and base64.
 
 A text is searched as it is, then (when it holds backslashes) as the JSON
 string escapes in it decode, so ``\\u0073k-...`` and a key right after
-``\\n`` are found, and then inside every base64 run that decodes to text.
+``\\n`` are found, then for key shapes as HTML character references,
+percent-encoding and quoted-printable decode (see ``_escapes``), and then
+inside every base64 run that decodes to text.
 Each find is a :class:`Span` of the original text with what replaces it, so
 the scrubber redacts exactly what the scanner reports.
 """
@@ -13,8 +15,13 @@ import base64
 import binascii
 import json
 import re
-from bisect import bisect_right
 
+from tooltape.testing.cassette._escapes import (
+    encoded_view,
+    is_quoted_printable,
+    json_view,
+    quoted_printable_view,
+)
 from tooltape.testing.cassette._patterns import base64_runs
 from tooltape.testing.cassette._policy import DEFAULT_POLICY, ScrubPolicy
 from tooltape.testing.cassette._span import Span
@@ -22,6 +29,8 @@ from tooltape.testing.cassette._urls import find_url_secrets
 
 __all__ = [
     "base64_holds_secret",
+    "encoded_holds_secret",
+    "encoded_key_spans",
     "find_spans",
     "holds_secret",
     "redact_for_display",
@@ -29,8 +38,6 @@ __all__ = [
 ]
 
 _MAX_LEVELS = 3  # escapes within escapes: JSON text inside a JSON string inside a body
-_ESCAPE = re.compile(r'\\(?:u([0-9a-fA-F]{4})|(["\\/bfnrt]))')
-_SIMPLE = {'"': '"', "\\": "\\", "/": "/", "b": "\b", "f": "\f", "n": "\n", "r": "\r", "t": "\t"}
 _BASE64_RUN = re.compile(r"(?<![A-Za-z0-9+/_-])[A-Za-z0-9+/_-]{28,}={0,2}")
 _CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
 # MIME and PEM wrap base64 into lines of one width (76, 64 characters): each line
@@ -43,53 +50,16 @@ _WRAP_POINT = re.compile(
 _WRAPPED = re.compile(r"(?:[A-Za-z0-9+/]{28,}\r?\n)+[A-Za-z0-9+/]+={0,2}(?![A-Za-z0-9+/=])")
 
 
-class _Unescaped:
-    """A text with its JSON string escapes decoded, and the way back to the original offsets."""
-
-    __slots__ = ("decoded_at", "raw_ends", "raw_starts", "text")
-
-    def __init__(self, raw: str) -> None:
-        parts: list[str] = []
-        self.decoded_at: list[int] = []
-        self.raw_starts: list[int] = []
-        self.raw_ends: list[int] = []
-        last = decoded = 0
-        for match in _ESCAPE.finditer(raw):
-            start = match.start()
-            parts.append(raw[last:start])
-            decoded += start - last
-            code = match.group(1)
-            parts.append(chr(int(code, 16)) if code else _SIMPLE[match.group(2)])
-            self.decoded_at.append(decoded)
-            self.raw_starts.append(start)
-            self.raw_ends.append(match.end())
-            decoded += 1
-            last = match.end()
-        parts.append(raw[last:])
-        self.text = "".join(parts)
-
-    def _start(self, index: int) -> int:
-        i = bisect_right(self.decoded_at, index) - 1
-        if i < 0:
-            return index
-        if self.decoded_at[i] == index:
-            return self.raw_starts[i]
-        return self.raw_ends[i] + index - self.decoded_at[i] - 1
-
-    def raw_span(self, start: int, end: int) -> tuple[int, int]:
-        """The original offsets of decoded ``[start, end)``."""
-        if end <= start:
-            at = self._start(start)
-            return at, at
-        last = end - 1
-        i = bisect_right(self.decoded_at, last) - 1
-        stop = self.raw_ends[i] if i >= 0 and self.decoded_at[i] == last else self._start(last) + 1
-        return self._start(start), stop
-
-
-def _escaped(text: str) -> str:
-    """``text`` as it must be written inside the escaped text it replaces a part of."""
-    return json.dumps(text, ensure_ascii=False)[1:-1]
+def _escaped(text: str, original: str) -> str:
+    """``text`` as it must be written where it replaces ``original`` in an escaped text:
+    JSON-escaped, but for what ``original`` holds as it is (a line break in a text with a
+    ``\\u`` escape elsewhere)."""
+    escaped = json.dumps(text, ensure_ascii=False)[1:-1]
+    if escaped == text:
+        return text
+    return "".join(
+        char if char in original and char != "\\" else json.dumps(char)[1:-1] for char in text
+    )
 
 
 def _base64_text(run: str | bytes) -> tuple[str, bool, bool] | None:
@@ -180,7 +150,10 @@ def _base64_spans(text: str, policy: ScrubPolicy) -> list[Span]:
 
 
 def _merged(spans: list[Span]) -> list[Span]:
-    """Spans in order, overlapping ones joined (what each would redact stays redacted)."""
+    """Spans in order, overlapping ones joined: the first one's replacement takes the place
+    of both (the other's characters go with it). Both replacements side by side could read
+    as another secret: "Bearer REDACTED" then "sk-REDACTED" is a bearer token again, when a
+    key's escapes (``%BEARER sk-...%30``) make it end past the token found as written."""
     if len(spans) < 2:
         return spans
     ordered = sorted(spans, key=lambda span: (span.start, -span.end))
@@ -190,8 +163,92 @@ def _merged(spans: list[Span]) -> list[Span]:
         if span.start >= last.end:
             result.append(span)
         elif span.end > last.end:
-            result[-1] = Span(last.start, span.end, last.kind, last.replacement + span.replacement)
+            result[-1] = Span(last.start, span.end, last.kind, last.replacement)
     return result
+
+
+def _may_be_encoded(text: str) -> bool:
+    """``False`` when ``text`` cannot hold an HTML, percent or quoted-printable escape:
+    most texts, told by three literal searches before anything else is."""
+    return "&" in text or "%" in text or "=" in text
+
+
+def _shape_spans(text: str, policy: ScrubPolicy) -> list[Span]:
+    """Every match of a key shape (or a live value) in ``text``."""
+    spans: list[Span] = []
+    for rule in policy.candidate_rules(text):
+        for match in rule.pattern.finditer(text):
+            replacement = match.expand(rule.replacement)
+            if replacement != match.group():
+                spans.append(Span(match.start(), match.end(), rule.kind, replacement))
+    return spans
+
+
+def _encoded_spans(text: str, policy: ScrubPolicy, level: int) -> list[Span]:
+    """Key shapes spelled with HTML character references, percent-encoding or in
+    quoted-printable (encoded twice too), written back in that spelling.
+
+    Only key shapes: a URL's query is what it is on the wire, found as it is.
+    """
+    view = encoded_view(text)
+    if view is None:
+        return []
+    inner = _shape_spans(view.text, policy)
+    if level + 1 < _MAX_LEVELS:
+        inner.extend(_encoded_spans(view.text, policy, level + 1))
+    spans: list[Span] = []
+    for span in _merged(inner):
+        start, end = view.raw_span(span.start, span.end)
+        replacement = view.respelled(span.replacement, span.start, span.end)
+        spans.append(Span(start, end, span.kind, replacement))
+    return spans
+
+
+def encoded_key_spans(text: str, policy: ScrubPolicy = DEFAULT_POLICY) -> list[Span]:
+    """The key shapes :func:`find_spans` finds behind HTML character references,
+    percent-encoding or quoted-printable: what to redact in a URL before its rewrite,
+    which would cut ``&#115;`` apart at ``&``, ``#`` and ``;``."""
+    return _encoded_spans(text, policy, 0)
+
+
+def _url_spans(text: str, policy: ScrubPolicy, encoded: list[Span]) -> list[Span]:
+    """Each URL with credentials, as its rewrite. The keys an encoder spelled (``encoded``)
+    are redacted first: the rewrite splits a query at "&", "#" and ";", which would cut
+    ``&#115;`` apart, and whether a value is still to hide depends on what it decodes to.
+    In quoted-printable a URL is found as it decodes (across soft line breaks, "=3D" an
+    "="), and its rewrite written back so."""
+    written = redact_spans(text, encoded)
+    decoded = quoted_printable_view(written) if "=" in text and is_quoted_printable(text) else None
+    found: list[Span] = []
+    for url in find_url_secrets(written if decoded is None else decoded.text, policy):
+        # A key in the URL's path survives the rewrite of its query: redact that too.
+        replacement = redact_spans(url.replacement, find_spans(url.replacement, policy, _level=99))
+        start, end = url.start, url.end
+        if decoded is not None:
+            replacement = decoded.respelled(replacement, start, end)
+            # As written again, a key a soft break glued to the word before stands alone.
+            replacement = redact_spans(replacement, find_spans(replacement, policy, _level=99))
+            start, end = decoded.raw_span(start, end)
+        start = _before_redaction(start, encoded, end=False)
+        end = _before_redaction(end, encoded, end=True)
+        found.append(Span(start, end, url.kind, replacement))
+    return found
+
+
+def _before_redaction(offset: int, spans: list[Span], *, end: bool) -> int:
+    """Where ``offset`` of ``redact_spans(text, spans)`` stands in ``text`` (one inside a
+    replacement: where what it replaced starts, or ends for the ``end`` of a span)."""
+    shift = 0  # how much longer the redacted text is, up to the span at hand
+    for span in spans:
+        start = span.start + shift
+        if offset <= start:
+            break
+        if offset < start + len(span.replacement) or (
+            end and offset == start + len(span.replacement)
+        ):
+            return span.end if end else span.start
+        shift += len(span.replacement) - (span.end - span.start)
+    return offset - shift
 
 
 def find_spans(text: str, policy: ScrubPolicy = DEFAULT_POLICY, *, _level: int = 0) -> list[Span]:
@@ -202,21 +259,25 @@ def find_spans(text: str, policy: ScrubPolicy = DEFAULT_POLICY, *, _level: int =
     # what a key shape found in the same run gives when no value is known.
     if _level < _MAX_LEVELS and base64_holds_secret(text, policy):
         spans.extend(_base64_spans(text, policy))
-    for rule in policy.candidate_rules(text):
+    for rule in policy.candidate_rules(text):  # _shape_spans, inlined: runs for every string
         for match in rule.pattern.finditer(text):
             replacement = match.expand(rule.replacement)
             if replacement != match.group():
                 spans.append(Span(match.start(), match.end(), rule.kind, replacement))
-    for url in find_url_secrets(text, policy):
-        # A key in the URL's path survives the rewrite of its query: redact that too.
-        replacement = redact_spans(url.replacement, find_spans(url.replacement, policy, _level=99))
-        spans.append(Span(url.start, url.end, url.kind, replacement))
-    if _level < _MAX_LEVELS and "\\" in text:
-        view = _Unescaped(text)
-        if view.decoded_at:
+    encoded: list[Span] = []
+    # _may_be_encoded, inlined: this runs for every string scrubbed.
+    if _level < _MAX_LEVELS and ("&" in text or "%" in text or "=" in text):
+        encoded = _encoded_spans(text, policy, _level)
+    if "://" in text:
+        spans.extend(_url_spans(text, policy, encoded))
+    if _level < _MAX_LEVELS:
+        view = json_view(text) if "\\" in text else None
+        if view is not None:
             for inner in find_spans(view.text, policy, _level=_level + 1):
                 start, end = view.raw_span(inner.start, inner.end)
-                spans.append(Span(start, end, inner.kind, _escaped(inner.replacement)))
+                replacement = _escaped(inner.replacement, text[start:end])
+                spans.append(Span(start, end, inner.kind, replacement))
+    spans.extend(encoded)
     return _merged(spans)
 
 
@@ -234,10 +295,37 @@ def holds_secret(
     if "://" in text and find_url_secrets(text, policy):
         return True
     if escapes and _level < _MAX_LEVELS and "\\" in text:
-        view = _Unescaped(text)
-        if view.decoded_at and holds_secret(view.text, policy, _level=_level + 1):
+        view = json_view(text)
+        if view is not None and holds_secret(view.text, policy, _level=_level + 1):
             return True
+    if (
+        _level < _MAX_LEVELS
+        and _may_be_encoded(text)
+        and encoded_holds_secret(text, policy, _level=_level)
+    ):
+        return True
     return _level < _MAX_LEVELS and base64_holds_secret(text, policy)
+
+
+def encoded_holds_secret(
+    text: str, policy: ScrubPolicy = DEFAULT_POLICY, *, loose: bool = False, _level: int = 0
+) -> bool:
+    """Whether a key shape is spelled in ``text`` with HTML character references,
+    percent-encoding or in quoted-printable.
+
+    ``loose``: each rule's pattern without what may not precede a match, for
+    serialised JSON (see ``SecretRule.loose``).
+    """
+    view = encoded_view(text)
+    if view is None:
+        return False
+    for rule in policy.candidate_rules(view.text):
+        pattern = rule.loose if loose else rule.pattern
+        if pattern is None or pattern.search(view.text):
+            return True
+    return _level + 1 < _MAX_LEVELS and encoded_holds_secret(
+        view.text, policy, loose=loose, _level=_level + 1
+    )
 
 
 def base64_holds_secret(text: str, policy: ScrubPolicy = DEFAULT_POLICY) -> bool:
