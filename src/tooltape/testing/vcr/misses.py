@@ -10,10 +10,13 @@ from __future__ import annotations
 
 import shlex
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 from tooltape.testing.cassette import CassetteError
 from tooltape.testing.cassette._errors import CassettePathError
+from tooltape.testing.vcr._names import matchers_results
+from tooltape.testing.vcr.matchers import differing_fields
 
 # tooltape's vcrpy matchers, by what they compare
 _MATCHER_NAMES = {"tooltape_body": "body", "tooltape_path": "path"}
@@ -33,18 +36,6 @@ def _find_vcr_error(error: BaseException | None) -> Any:
     from tooltape.testing.vcr._names import CannotOverwriteExistingCassetteException
 
     return _find_in_chain(error, CannotOverwriteExistingCassetteException)
-
-
-def _unplayed_first(cassette: Any, similar: list[Any]) -> list[Any]:
-    """vcrpy's closest recorded requests, those never played first.
-
-    Played ones answered other requests; the one a changed request was
-    recorded as is among those left (read as the test ends, when requests
-    sent together have all been answered).
-    """
-    positions = {id(request): index for index, (request, _) in enumerate(cassette.data)}
-    counts = cassette.play_counts
-    return sorted(similar, key=lambda found: counts[positions.get(id(found[0]), -1)] > 0)
 
 
 def record_command(nodeid: str, mode: str = "once") -> str:
@@ -95,26 +86,83 @@ def explain_cassette_failure(
         if moved:
             return f"{missing}{moved}\nOr record it again with:\n{record}"
         return f"{missing}Record it with:\n{record}"
-    lines = [
-        f"Wire drift: {asked} made by {nodeid} matches no unplayed interaction of "
-        f"{read_from or path}.",
-    ]
-    for recorded, _succeeded, failed in _unplayed_first(cassette, found.similar_requests)[:3]:
-        lines.append("")
-        lines.append(f"Closest recorded request: {recorded.method} {recorded.path}")
-        for name, message in failed:
-            first, *rest = str(message).splitlines() or [""]
-            lines.append(f"  {_MATCHER_NAMES.get(name, name)}: {first}")
-            lines.extend(f"    {line}" for line in rest)
-    if found.reason == "already_played":
-        lines.append("")
-        lines.append(
-            "Every matching interaction was already played: the code now makes more "
-            "requests than when the cassette was recorded."
-        )
+    candidates = _candidates(found)
+    unplayed = [c for c in candidates if not c.played]
+    replayed = [c for c in candidates if c.played and not c.failed]
+    if replayed and not unplayed:
+        numbers = ", ".join(f"#{c.index}" for c in replayed)
+        which = "interaction" if len(replayed) == 1 else "interactions"
+        lines = [
+            f"Too many requests: {asked} made by {nodeid} matches only {which} {numbers} of "
+            f"{read_from or path}, already played: the code now makes more requests than "
+            "when the cassette was recorded."
+        ]
+    else:
+        lines = [
+            f"Wire drift: {asked} made by {nodeid} matches no unplayed interaction of "
+            f"{read_from or path}.",
+        ]
+        shown = unplayed or [c for c in candidates if c.played]
+        for rank, candidate in enumerate(shown[:3]):
+            lines += ["", _heading(candidate, rank)]
+            for name, message in candidate.failed:
+                first, *rest = message.splitlines() or [""]
+                lines.append(f"  {_MATCHER_NAMES.get(name, name)}: {first}")
+                lines.extend(f"    {line}" for line in rest)
+        if unplayed and replayed:
+            numbers = ", ".join(f"#{c.index}" for c in replayed)
+            lines += ["", f"It matches {numbers} exactly, already played."]
     lines += [
         "",
         "If the change is intended, re-record the cassette:",
         f"    {record_command(nodeid, 'rewrite')}",
     ]
     return "\n".join(lines)
+
+
+@dataclass(frozen=True, slots=True)
+class _Candidate:
+    """A recorded interaction compared with the request no interaction answered."""
+
+    index: int
+    method: str
+    path: str
+    played: bool
+    failed: tuple[tuple[str, str], ...]
+    """``(matcher name, why it rejects)`` of each matcher that rejects the request."""
+
+    @property
+    def distance(self) -> tuple[int, int, int]:
+        """Fewer rejecting matchers first, then fewer differing fields, then cassette order."""
+        fields = sum(differing_fields(message) for _, message in self.failed)
+        return (len(self.failed), fields, self.index)
+
+
+def _candidates(found: Any) -> list[_Candidate]:
+    """The recorded interactions that some matcher accepts the request against, closest
+    first (as vcrpy's own report, but with their numbers and whether they were played)."""
+    cassette = found.cassette
+    request = found.failed_request
+    if request is None:
+        return []
+    request = cassette._before_record_request(request)
+    if not request:
+        return []
+    counts = cassette.play_counts
+    matchers = cassette._match_on
+    candidates: list[_Candidate] = []
+    for index, (stored, _) in enumerate(cassette.data):
+        accepted, rejected = matchers_results(request, stored, matchers)
+        if not accepted:
+            continue  # nothing in common: vcrpy leaves these out too
+        failed = tuple((name, message or "") for name, message in rejected)
+        played = counts.get(index, 0) > 0
+        candidates.append(_Candidate(index, stored.method, stored.path, played, failed))
+    return sorted(candidates, key=lambda c: c.distance)
+
+
+def _heading(candidate: _Candidate, rank: int) -> str:
+    where = f"#{candidate.index} {candidate.method} {candidate.path}"
+    if candidate.played:
+        return f"Closest interaction, already played: {where}"
+    return f"{'Closest' if rank == 0 else 'Next closest'} unplayed interaction: {where}"
