@@ -31,14 +31,11 @@ from tooltape.testing.cassette_run import CassetteRun
 from tooltape.testing.settings import ScrubSettings
 from tooltape.testing.vcr import TooltapeSerializer
 from tooltape.testing.vcr._names import CassetteNotFoundError
-from tooltape.testing.vcr.loaded import vcr_interactions
+from tooltape.testing.vcr.loaded import SHARED_FROM, vcr_interactions
 from tooltape.testing.vcr.persistence import recorded_source
 from tooltape.testing.vcr.send_order import in_send_order
 
 __all__ = ["RunPersister", "raise_save_error"]
-
-_SHARED = "tooltape_shared_from"
-"""The attribute marking a request loaded from a shared cassette (the ``vcr`` mark's)."""
 
 
 class RunPersister:
@@ -92,7 +89,7 @@ class RunPersister:
                 self.state.loaded = len(more_requests)
             else:
                 for request in more_requests:  # vcrpy's copies of them keep the mark
-                    setattr(request, _SHARED, path)
+                    setattr(request, SHARED_FROM, path)
             requests.extend(more_requests)
             responses.extend(more_responses)
         if not requests:
@@ -113,7 +110,7 @@ class RunPersister:
             strict=True,
         )
         # vcrpy writes every interaction it holds: not those of a shared cassette
-        kept = [(r, response) for r, response in pairs if getattr(r, _SHARED, None) is None]
+        kept = [(r, response) for r, response in pairs if getattr(r, SHARED_FROM, None) is None]
         requests = [request for request, _ in kept]
         source = recorded_source([r.uri for r in requests])
         loopback = source == "loopback"

@@ -16,6 +16,7 @@ from typing import Any
 from tooltape.testing.cassette import CassetteError
 from tooltape.testing.cassette._errors import CassettePathError
 from tooltape.testing.vcr._names import matchers_results
+from tooltape.testing.vcr.loaded import SHARED_FROM
 from tooltape.testing.vcr.matchers import differing_fields
 
 # tooltape's vcrpy matchers, by what they compare
@@ -57,7 +58,8 @@ def explain_cassette_failure(
     ``elsewhere(path)`` says how to make the missing cassette at ``path`` from a recording
     kept somewhere else (``""``: there is none); ``read_from`` is the file the cassette
     was read from (``""``: none was read). A file read that left vcrpy nothing to play
-    held no interactions.
+    held no interactions. An interaction of a cassette shared through the ``vcr`` mark is
+    named by the file it came from.
     """
     unreadable = _find_in_chain(error, CassetteError)
     if isinstance(unreadable, CassettePathError):
@@ -86,31 +88,35 @@ def explain_cassette_failure(
         if moved:
             return f"{missing}{moved}\nOr record it again with:\n{record}"
         return f"{missing}Record it with:\n{record}"
+    own = read_from or str(path)
+    shared = _labels(cassette)
+    label: Callable[[int], str] = shared or (lambda index: f"#{index}")
+    files = own if shared is None else f"{own} or of the shared cassettes of its vcr mark"
     candidates = _candidates(found)
     unplayed = [c for c in candidates if not c.played]
     replayed = [c for c in candidates if c.played and not c.failed]
     if replayed and not unplayed:
-        numbers = ", ".join(f"#{c.index}" for c in replayed)
+        numbers = ", ".join(label(c.index) for c in replayed)
         which = "interaction" if len(replayed) == 1 else "interactions"
+        of = f" of {own}" if shared is None else ""
         lines = [
-            f"Too many requests: {asked} made by {nodeid} matches only {which} {numbers} of "
-            f"{read_from or path}, already played: the code now makes more requests than "
-            "when the cassette was recorded."
+            f"Too many requests: {asked} made by {nodeid} matches only {which} {numbers}{of}, "
+            "already played: the code now makes more requests than when the cassette was "
+            "recorded."
         ]
     else:
         lines = [
-            f"Wire drift: {asked} made by {nodeid} matches no unplayed interaction of "
-            f"{read_from or path}.",
+            f"Wire drift: {asked} made by {nodeid} matches no unplayed interaction of {files}."
         ]
         shown = unplayed or [c for c in candidates if c.played]
         for rank, candidate in enumerate(shown[:3]):
-            lines += ["", _heading(candidate, rank)]
+            lines += ["", _heading(candidate, rank, label)]
             for name, message in candidate.failed:
                 first, *rest = message.splitlines() or [""]
                 lines.append(f"  {_MATCHER_NAMES.get(name, name)}: {first}")
                 lines.extend(f"    {line}" for line in rest)
         if unplayed and replayed:
-            numbers = ", ".join(f"#{c.index}" for c in replayed)
+            numbers = ", ".join(label(c.index) for c in replayed)
             lines += ["", f"It matches {numbers} exactly, already played."]
     lines += [
         "",
@@ -118,6 +124,25 @@ def explain_cassette_failure(
         f"    {record_command(nodeid, 'rewrite')}",
     ]
     return "\n".join(lines)
+
+
+def _labels(cassette: Any) -> Callable[[int], str] | None:
+    """How to name a cassette position when some interactions came from shared cassettes
+    (the ``vcr`` mark's): ``#i of <file>``, numbered within the file it came from;
+    ``None`` when every one is the test's own (then ``#i``)."""
+    files = [getattr(request, SHARED_FROM, None) for request, _ in cassette.data]
+    if not any(files):
+        return None
+    starts: dict[object, int] = {}
+    for index, file in enumerate(files):
+        starts.setdefault(file, index)
+
+    def label(index: int) -> str:
+        file = files[index]
+        number = index - starts[file]
+        return f"#{number}" if file is None else f"#{number} of {file}"
+
+    return label
 
 
 @dataclass(frozen=True, slots=True)
@@ -161,8 +186,8 @@ def _candidates(found: Any) -> list[_Candidate]:
     return sorted(candidates, key=lambda c: c.distance)
 
 
-def _heading(candidate: _Candidate, rank: int) -> str:
-    where = f"#{candidate.index} {candidate.method} {candidate.path}"
+def _heading(candidate: _Candidate, rank: int, label: Callable[[int], str]) -> str:
+    where = f"{label(candidate.index)} {candidate.method} {candidate.path}"
     if candidate.played:
         return f"Closest interaction, already played: {where}"
     return f"{'Closest' if rank == 0 else 'Next closest'} unplayed interaction: {where}"
