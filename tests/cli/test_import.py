@@ -382,3 +382,19 @@ def test_sources_that_still_hold_credentials_are_named_after_the_import(
 
     again = cli("import", str(clean), "--out", str(tmp_path / "again"))
     assert again.code == 0 and "credentials" not in again.out
+
+
+def test_the_import_says_its_cassettes_replay_without_comparing_bodies_until_recorded_again(
+    cli: Callable[..., Run], tmp_path: Path
+) -> None:
+    source = next(p for p in REAL_FILES if p.name == "model_http_error.yaml")
+
+    run = cli("import", str(source), "--out", str(tmp_path))
+
+    assert run.code == 0, run.out + run.err
+    assert "imported cassettes replay matched on method and path" in run.out
+    assert "pytest --record-mode=rewrite" in run.out
+    assert "`body` in the match_on of your vcr_config" in run.out
+
+    nothing = cli("import", str(source), "--out", str(tmp_path))  # exists: nothing written
+    assert "matched on method and path" not in nothing.out

@@ -220,6 +220,15 @@ def run_import(
     written = len(plans) - failed
     summary = f"{plural(written, 'cassette')} written to {display_path(out)}"
     console.print(style.paint(f"{summary}, {failed} not", "red") if failed else summary)
+    if written:
+        # The plugin's wire-drift diff needs the bodies this code sends: an imported
+        # cassette's may come from another client, so only method and path count.
+        console.print(
+            "imported cassettes replay matched on method and path, as vcrpy's default "
+            "match_on: to catch drift in request bodies, record them again "
+            "(`OPENAI_API_KEY=<your key> pytest --record-mode=rewrite`), or name `body` in "
+            "the match_on of your vcr_config"
+        )
     found = [
         item
         for plan in plans
