@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -118,8 +118,3 @@ def load_corpus(root: Path, files: Iterable[Path] | None = None) -> Corpus:
             if answer.is_responses_call
         )
     return Corpus(root, tuple(exchanges), tuple(unreadable))
-
-
-def items_of(exchanges: Sequence[RecordedExchange]) -> list[Any]:
-    """All output items of ``exchanges``, in order."""
-    return [item for exchange in exchanges for item in exchange.answer.items]
