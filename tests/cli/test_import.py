@@ -9,7 +9,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from cli_helpers import REAL_FILES, Run
+from cli_helpers import REAL_FILES, REPO, Run
 
 from tooltape.testing.cassette import dump_cassette, import_cassette, load_cassette
 
@@ -398,3 +398,20 @@ def test_the_import_says_its_cassettes_replay_without_comparing_bodies_until_rec
 
     nothing = cli("import", str(source), "--out", str(tmp_path))  # exists: nothing written
     assert "matched on method and path" not in nothing.out
+
+
+def test_an_existing_cassette_the_plugin_recorded_is_kept_and_said_to_be_a_recording(
+    cli: Callable[..., Run], tmp_path: Path
+) -> None:
+    source = next(p for p in REAL_FILES if p.name == "model_web_search_tool.yaml")
+    recorded = REPO / "cassettes" / "tests" / "contracts" / "test_recorded_contracts"
+    target = tmp_path / "model_web_search_tool.json"
+    shutil.copy(recorded / "test_hosted_kind_round_trip[web_search].json", target)
+    before = target.read_bytes()
+
+    run = cli("import", str(source), "--out", str(tmp_path))
+
+    assert run.code == 1
+    assert f"{target} exists, recorded by tooltape's plugin (loopback): kept" in run.out
+    assert "pass --force only to replace that recording with this import" in run.out
+    assert target.read_bytes() == before

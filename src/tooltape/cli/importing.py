@@ -159,9 +159,7 @@ def import_one(
             False, "not written: its name holds a credential; rename the source, then import"
         )
     if plan.target.exists() and not force:
-        return ImportOutcome(
-            False, f"{display_path(plan.target)} exists; pass --force to overwrite it"
-        )
+        return ImportOutcome(False, _kept(plan.target))
     try:
         cassette = import_cassette(plan.source, provenance=provenance, policy=policy)
     except CassetteError as exc:
@@ -183,6 +181,22 @@ def import_one(
     return ImportOutcome(
         True, f"-> {display_path(plan.target)} ({count})", _source_secrets(plan.source, policy)
     )
+
+
+def _kept(target: Path) -> str:
+    """Why an existing ``target`` was not overwritten, and what ``--force`` would do."""
+    try:
+        source = load_cassette(target).header.source
+    except CassetteError:
+        source = None
+    if source in ("live", "loopback"):
+        # Re-running a folder import after some tests were recorded again: --force
+        # would put the older recordings back over the plugin's.
+        return (
+            f"{display_path(target)} exists, recorded by tooltape's plugin ({source}): kept; "
+            "pass --force only to replace that recording with this import"
+        )
+    return f"{display_path(target)} exists; pass --force to overwrite it"
 
 
 def _source_secrets(source: Path, policy: ScrubPolicy) -> int:
