@@ -88,6 +88,7 @@ from tooltape.testing.snapshots import wire_snapshot
 from tooltape.testing.stale_cassettes import stale_message
 from tooltape.testing.vcr.matchers import make_body_matcher
 from tooltape.testing.vcr.recorder import configure_vcr
+from tooltape.testing.vcr.telemetry import UnrecordedTelemetry
 
 if TYPE_CHECKING:
     from tooltape.adapters.openai import OpenAIAdapter
@@ -263,6 +264,7 @@ def pytest_recording_configure(config: pytest.Config, vcr: Any) -> None:
         persister=RunPersister(state, extra_paths, settings.scrub, live_secrets(os.environ)),
         body_matcher=BodyUnlessImported(state, make_body_matcher(volatile, name="tooltape_body")),
         scrub=settings.scrub,
+        unrecorded=UnrecordedTelemetry(lambda: state.recording),
     )
 
 

@@ -94,6 +94,7 @@ class RunPersister:
             responses.extend(more_responses)
         if not requests:
             raise CassetteNotFoundError(cassette_path)
+        self.state.shared = len(requests) - self.state.loaded
         return requests, responses
 
     def save_cassette(
