@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Hashable, Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import PurePosixPath
 from typing import Any, cast
 
@@ -66,7 +66,6 @@ class CassetteRun:
     save_error: BaseException | None = None
     provenance: str | None = None
     volatile: tuple[str, ...] = ()
-    notes: list[str] = field(default_factory=lambda: list[str]())
 
     @property
     def recording(self) -> bool:

@@ -75,7 +75,7 @@ from tooltape.testing.replay_key import (
     replay_environment,
 )
 from tooltape.testing.report_scrub import parameter_id, scrub_report
-from tooltape.testing.run_persister import RunPersister, raise_save_error
+from tooltape.testing.run_persister import RunPersister, raise_save_error, unsaved_note
 from tooltape.testing.sdk_client import sdk_client
 from tooltape.testing.settings import (
     DEFAULT_MODEL,
@@ -282,6 +282,9 @@ def pytest_runtest_makereport(
             cassette_dir = project_settings(item.config).cassette_dir
             message = explained(item, state, call.excinfo.value, cassette_dir)
             report.longrepr = message or report.longrepr
+        unsaved = unsaved_note(cast("Mapping[str, Any]", getattr(item, "funcargs", {})).get("vcr"))
+        if unsaved is not None:
+            report.sections.append(("tooltape", unsaved))
     if (
         report.longrepr is not None
         or report.sections

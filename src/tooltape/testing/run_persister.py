@@ -35,7 +35,7 @@ from tooltape.testing.vcr.loaded import SHARED_FROM, vcr_interactions
 from tooltape.testing.vcr.persistence import recorded_source
 from tooltape.testing.vcr.send_order import in_send_order
 
-__all__ = ["RunPersister", "raise_save_error"]
+__all__ = ["RunPersister", "raise_save_error", "unsaved_note"]
 
 
 class RunPersister:
@@ -103,8 +103,7 @@ class RunPersister:
         del serializer
         state = self.state
         if state.failed:
-            state.notes.append(f"not saved (the test failed): {cassette_path}")
-            return
+            return  # the failure says so (unsaved_note)
         pairs = zip(
             cast("Sequence[Any]", cassette_dict["requests"]),
             cast("Sequence[Any]", cassette_dict["responses"]),
@@ -156,6 +155,19 @@ class RunPersister:
             write_atomic(cassette_path, dump_cassette(cassette))
         except Exception as exc:
             state.save_error = exc.with_traceback(None)  # its frames hold the interactions
+
+
+def unsaved_note(cassette: Any) -> str | None:
+    """What the report of a failing test says of the interactions it recorded: they are
+    not written (``None`` when it recorded none)."""
+    if cassette is None or getattr(cassette, "write_protected", True):
+        return None
+    if not getattr(cassette, "dirty", False):
+        return None
+    return (
+        f"{cassette._path} not written: a test that fails writes no cassette; record it "
+        "again once it passes"
+    )
 
 
 def raise_save_error(state: CassetteRun) -> None:
