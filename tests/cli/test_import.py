@@ -9,7 +9,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from cli_helpers import REAL_FILES, Run
+from cli_helpers import REAL_FILES, REPO, Run
 
 from tooltape.testing.cassette import dump_cassette, import_cassette, load_cassette
 
@@ -382,3 +382,36 @@ def test_sources_that_still_hold_credentials_are_named_after_the_import(
 
     again = cli("import", str(clean), "--out", str(tmp_path / "again"))
     assert again.code == 0 and "credentials" not in again.out
+
+
+def test_the_import_says_its_cassettes_replay_without_comparing_bodies_until_recorded_again(
+    cli: Callable[..., Run], tmp_path: Path
+) -> None:
+    source = next(p for p in REAL_FILES if p.name == "model_http_error.yaml")
+
+    run = cli("import", str(source), "--out", str(tmp_path))
+
+    assert run.code == 0, run.out + run.err
+    assert "imported cassettes replay matched on method and path" in run.out
+    assert "pytest --record-mode=rewrite" in run.out
+    assert "`body` in the match_on of your vcr_config" in run.out
+
+    nothing = cli("import", str(source), "--out", str(tmp_path))  # exists: nothing written
+    assert "matched on method and path" not in nothing.out
+
+
+def test_an_existing_cassette_the_plugin_recorded_is_kept_and_said_to_be_a_recording(
+    cli: Callable[..., Run], tmp_path: Path
+) -> None:
+    source = next(p for p in REAL_FILES if p.name == "model_web_search_tool.yaml")
+    recorded = REPO / "cassettes" / "tests" / "contracts" / "test_recorded_contracts"
+    target = tmp_path / "model_web_search_tool.json"
+    shutil.copy(recorded / "test_hosted_kind_round_trip[web_search].json", target)
+    before = target.read_bytes()
+
+    run = cli("import", str(source), "--out", str(tmp_path))
+
+    assert run.code == 1
+    assert f"{target} exists, recorded by tooltape's plugin (loopback): kept" in run.out
+    assert "pass --force only to replace that recording with this import" in run.out
+    assert target.read_bytes() == before

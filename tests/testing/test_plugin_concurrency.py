@@ -187,7 +187,7 @@ def test_requests_sent_together_replay_with_their_own_answers(
     ("change", "failure"),
     [
         ("changed", '~ input: "{recorded}" -> "{asked}"'),
-        ("more", "Every matching interaction was already played"),
+        ("more", "already played: the code now makes more requests than when the cassette"),
         ("fewer", "were never played. The code now makes fewer requests"),
     ],
 )

@@ -240,3 +240,28 @@ def test_rewrite_leaves_pytest_recordings_own_cassette_where_it_was(
     rewritten.assert_outcomes(passed=1)
     assert (pytester.path / "cassettes" / "tests" / "test_legacy" / "test_answer.json").is_file()
     assert yaml.read_bytes() == before
+
+
+def test_once_some_cassettes_are_in_place_only_the_missing_ones_import_is_offered(
+    pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The folder import after the first ones would skip every cassette already in place,
+    # fail, and ask for --force, which would put old recordings over newer ones.
+    yaml = _legacy_project(pytester, monkeypatch, "")
+    monkeypatch.chdir(pytester.path)
+    assert main(["import", "tests/cassettes", "--out", "cassettes/tests"]) == 0
+    module = pytester.path / "tests" / "test_legacy.py"
+    module.write_text(
+        module.read_text()
+        + TEST_MODULE.split("\n\n\n", 1)[1].replace("def test_answer", "def test_again")
+    )
+    (yaml.parent / "test_again.yaml").write_text(yaml.read_text())
+
+    missed = pytester.runpytest_subprocess("-p", "no:cacheprovider")
+    missed.assert_outcomes(passed=1, failed=1)
+    output = missed.stdout.str()
+    assert (
+        "    tooltape import tests/cassettes/test_legacy/test_again.yaml "
+        "--out cassettes/tests/test_legacy\n" in output
+    )
+    assert "at once" not in output

@@ -152,7 +152,12 @@ def test_a_failing_test_leaves_no_new_cassette(
         result = pytester.runpytest_subprocess("--record-mode=once", "-p", "no:cacheprovider")
     result.assert_outcomes(passed=1, failed=1)
     assert (pytester.path / "cassettes" / "test_weather" / "test_weather.json").is_file()
-    assert not (pytester.path / "cassettes" / "test_weather" / "test_fails.json").exists()
+    unsaved = pytester.path / "cassettes" / "test_weather" / "test_fails.json"
+    assert not unsaved.exists()
+    # the failure says so, or the recording seems lost
+    output = result.stdout.str()
+    assert f"{unsaved} not written: a test that fails writes no cassette" in output
+    assert "test_weather.json not written" not in output
 
 
 def test_new_episodes_that_would_leave_the_cassette_stale_saves_nothing_and_says_so(

@@ -215,5 +215,5 @@ def test_a_changed_request_is_shown_beside_the_unplayed_one_it_was_recorded_as(
     message = explain_cassette_failure(refused.value, "test_x.py::test_x")
     assert message is not None
     # every recorded request differs in one field; the played ones answered turns 0 to 3
-    closest = message.split("Closest recorded request", 2)[1]
+    closest = message.split("Closest unplayed interaction", 2)[1]
     assert '~ input: "turn 4" -> "TURN 4"' in closest

@@ -11,6 +11,7 @@ from pathlib import Path
 from tooltape.cli.errors import UsageError
 from tooltape.cli.pytest_recording import import_out
 from tooltape.cli.terminal import display_path
+from tooltape.cli.usage import defines_cassette_dir
 from tooltape.testing.contracts import cassette_folders
 from tooltape.testing.settings import ProjectSettings, SettingsError, load_settings
 
@@ -112,6 +113,9 @@ def elsewhere_hint(folder: CassetteFolder, *, command: str) -> list[str]:
     if not found:
         return []
     shown = display_path(folder.path)
+    # The project's own vcr_cassette_dir fixture has the plugin read and record in its
+    # folders, YAML included: there is nothing to import, only a folder to name.
+    own_folders = defines_cassette_dir(root)
     lines = [f"no cassettes in {shown}, but the project holds some elsewhere:"]
     tooltape_folder: str | None = None
     imports: list[str] = []
@@ -121,17 +125,21 @@ def elsewhere_hint(folder: CassetteFolder, *, command: str) -> list[str]:
         named = _shown(path)
         counts = ((len(held) - yaml, "JSON"), (yaml, "YAML"))
         lines.append(f"  {named}: " + ", ".join(f"{n} {label}" for n, label in counts if n))
-        if yaml < len(held):
+        if yaml < len(held) or own_folders:
             tooltape_folder = tooltape_folder or named
-        out = import_out(path, settings) if yaml else None
+        out = import_out(path, settings) if yaml and not own_folders else None
         if out is not None:
             imports.append(shlex.join(["tooltape", "import", named, "--out", _shown(out)]))
     if tooltape_folder is not None:
+        laid_out = (
+            "your vcr_cassette_dir fixture places each test's cassette"
+            if own_folders
+            else "the plugin keeps each as <cassette_dir>/<test module path>/<test>.json"
+        )
         lines.append(
             f"  {command} them with `tooltape {command} {tooltape_folder}`; if your tests' "
             f'cassettes belong there, set cassette_dir = "{tooltape_folder}" under '
-            "[tool.tooltape] (the plugin keeps each as <cassette_dir>/<test module path>/"
-            "<test>.json)"
+            f"[tool.tooltape] ({laid_out})"
         )
     if imports:
         lines.append("  YAML cassettes are pytest-recording's: import them where tooltape reads:")

@@ -159,9 +159,7 @@ def import_one(
             False, "not written: its name holds a credential; rename the source, then import"
         )
     if plan.target.exists() and not force:
-        return ImportOutcome(
-            False, f"{display_path(plan.target)} exists; pass --force to overwrite it"
-        )
+        return ImportOutcome(False, _kept(plan.target))
     try:
         cassette = import_cassette(plan.source, provenance=provenance, policy=policy)
     except CassetteError as exc:
@@ -183,6 +181,22 @@ def import_one(
     return ImportOutcome(
         True, f"-> {display_path(plan.target)} ({count})", _source_secrets(plan.source, policy)
     )
+
+
+def _kept(target: Path) -> str:
+    """Why an existing ``target`` was not overwritten, and what ``--force`` would do."""
+    try:
+        source = load_cassette(target).header.source
+    except CassetteError:
+        source = None
+    if source in ("live", "loopback"):
+        # Re-running a folder import after some tests were recorded again: --force
+        # would put the older recordings back over the plugin's.
+        return (
+            f"{display_path(target)} exists, recorded by tooltape's plugin ({source}): kept; "
+            "pass --force only to replace that recording with this import"
+        )
+    return f"{display_path(target)} exists; pass --force to overwrite it"
 
 
 def _source_secrets(source: Path, policy: ScrubPolicy) -> int:
@@ -220,6 +234,15 @@ def run_import(
     written = len(plans) - failed
     summary = f"{plural(written, 'cassette')} written to {display_path(out)}"
     console.print(style.paint(f"{summary}, {failed} not", "red") if failed else summary)
+    if written:
+        # The plugin's wire-drift diff needs the bodies this code sends: an imported
+        # cassette's may come from another client, so only method and path count.
+        console.print(
+            "imported cassettes replay matched on method and path, as vcrpy's default "
+            "match_on: to catch drift in request bodies, record them again "
+            "(`OPENAI_API_KEY=<your key> pytest --record-mode=rewrite`), or name `body` in "
+            "the match_on of your vcr_config"
+        )
     found = [
         item
         for plan in plans

@@ -1,7 +1,8 @@
 """Cassettes no test uses: ``<DIR>/<module path>/<test name>.json`` without that test.
 
 The plugin writes one cassette per test under a folder that is the test
-module's path from the project root without ``.py`` (``tests/a/test_api``),
+module's path from the project root without ``.py`` (``tests/a/test_api``), or
+where the project's own ``vcr_cassette_dir`` fixture says,
 named like pytest-recording names them: ``test_name[param]`` or
 ``Class.test_name[param]``. A cassette is in use when that module defines the
 test (in that class), or names the cassette in a string
@@ -13,6 +14,7 @@ from __future__ import annotations
 
 import ast
 import os
+import re
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -69,6 +71,27 @@ def read_test_module(path: Path) -> ModuleTests | None:
     )
 
 
+_OWN_FOLDER_FIXTURE = re.compile(r"^\s*(?:async\s+)?def\s+vcr_cassette_dir\s*\(", re.MULTILINE)
+
+
+def defines_cassette_dir(root: Path) -> bool:
+    """Whether a ``conftest.py`` or test module under ``root`` defines pytest-recording's
+    ``vcr_cassette_dir`` fixture: then the project, not the plugin's layout, says which
+    folder holds a test's cassettes."""
+    for folder, dirs, files in os.walk(root):
+        dirs[:] = sorted(d for d in dirs if not d.startswith(".") and d not in _SKIPPED_DIRS)
+        for name in files:
+            if name != "conftest.py" and not (name.startswith("test_") and name.endswith(".py")):
+                continue
+            try:
+                text = (Path(folder) / name).read_text(encoding="utf-8")
+            except (OSError, UnicodeDecodeError):
+                continue
+            if _OWN_FOLDER_FIXTURE.search(text):
+                return True
+    return False
+
+
 def find_test_modules(root: Path) -> dict[str, list[Path]]:
     """Every ``test_*.py`` under ``root`` by module name (hidden and venv folders skipped)."""
     modules: dict[str, list[Path]] = {}
@@ -122,9 +145,12 @@ def unused_cassettes(
     modules: Mapping[str, list[Path]] | None = None,
 ) -> list[UnusedCassette]:
     """The cassettes among ``files`` that sit in a test-module folder of ``directory`` but
-    whose test module (``root/<module path>.py``) does not define their test."""
+    whose test module (``root/<module path>.py``) does not define their test. In a project
+    with a ``vcr_cassette_dir`` fixture of its own, a folder named after a test module
+    that lies elsewhere belongs to it (the fixture may have put it there)."""
     parsed: dict[Path, ModuleTests | None] = {}
     found = modules
+    own_folders: bool | None = None
     unused: list[UnusedCassette] = []
     base = directory.resolve()
     for path in files:
@@ -147,6 +173,14 @@ def unused_cassettes(
             if found is None:
                 found = find_test_modules(root)
             elsewhere = found.get(folder.name, [])
+            if elsewhere and own_folders is None:
+                own_folders = defines_cassette_dir(root)
+            if elsewhere and own_folders:
+                # the project's vcr_cassette_dir fixture lays cassettes out by module name
+                gone = [_undefined(parsed, module, path.stem) for module in elsewhere]
+                if all(reason is not None for reason in gone):
+                    unused.append(UnusedCassette(path, module_name, str(gone[0])))
+                continue
             if elsewhere:
                 moved = ", ".join(
                     display_path(directory / p.relative_to(root).with_suffix("")) + "/"

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Hashable, Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import PurePosixPath
 from typing import Any, cast
 
@@ -47,6 +47,8 @@ class CassetteRun:
     loaded: int = 0
     """How many interactions the test's own cassette held when it was opened (those of a
     shared cassette its ``vcr`` mark names come after them, and are not counted)."""
+    shared: int = 0
+    """How many interactions the shared cassettes its ``vcr`` mark names gave."""
     compares_bodies: bool | None = None
     """Whether the project's ``match_on`` names the body (``None``: it gives none), which
     makes an imported cassette's bodies count too."""
@@ -64,7 +66,13 @@ class CassetteRun:
     save_error: BaseException | None = None
     provenance: str | None = None
     volatile: tuple[str, ...] = ()
-    notes: list[str] = field(default_factory=lambda: list[str]())
+
+    @property
+    def recording(self) -> bool:
+        """Whether the test may record: not replaying (``none``, or ``once`` with a
+        cassette to play, its own or a shared one)."""
+        replaying = self.record_mode == "once" and (self.loaded or self.shared)
+        return self.record_mode != "none" and not replaying
 
     @property
     def command_id(self) -> str:

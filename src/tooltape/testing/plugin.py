@@ -75,7 +75,7 @@ from tooltape.testing.replay_key import (
     replay_environment,
 )
 from tooltape.testing.report_scrub import parameter_id, scrub_report
-from tooltape.testing.run_persister import RunPersister, raise_save_error
+from tooltape.testing.run_persister import RunPersister, raise_save_error, unsaved_note
 from tooltape.testing.sdk_client import sdk_client
 from tooltape.testing.settings import (
     DEFAULT_MODEL,
@@ -88,6 +88,7 @@ from tooltape.testing.snapshots import wire_snapshot
 from tooltape.testing.stale_cassettes import stale_message
 from tooltape.testing.vcr.matchers import make_body_matcher
 from tooltape.testing.vcr.recorder import configure_vcr
+from tooltape.testing.vcr.telemetry import UnrecordedTelemetry
 
 if TYPE_CHECKING:
     from tooltape.adapters.openai import OpenAIAdapter
@@ -263,6 +264,7 @@ def pytest_recording_configure(config: pytest.Config, vcr: Any) -> None:
         persister=RunPersister(state, extra_paths, settings.scrub, live_secrets(os.environ)),
         body_matcher=BodyUnlessImported(state, make_body_matcher(volatile, name="tooltape_body")),
         scrub=settings.scrub,
+        unrecorded=UnrecordedTelemetry(lambda: state.recording),
     )
 
 
@@ -280,6 +282,9 @@ def pytest_runtest_makereport(
             cassette_dir = project_settings(item.config).cassette_dir
             message = explained(item, state, call.excinfo.value, cassette_dir)
             report.longrepr = message or report.longrepr
+        unsaved = unsaved_note(cast("Mapping[str, Any]", getattr(item, "funcargs", {})).get("vcr"))
+        if unsaved is not None:
+            report.sections.append(("tooltape", unsaved))
     if (
         report.longrepr is not None
         or report.sections

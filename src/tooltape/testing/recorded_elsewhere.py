@@ -58,14 +58,20 @@ def import_from_pytest_recording(
     )
     # <module folder>/cassettes holds the module's cassette folders as tooltape's
     # <cassette_dir>/<module folder> does: one import moves them all (unless tooltape's
-    # folder is inside it, and would be imported too).
+    # folder is inside it, and would be imported too). Once some are in place, that import
+    # would skip them and fail, asking for --force: this test's import is the one to run.
     every, into = recorded.parent, folder.parent
-    if not into.is_relative_to(every):
+    if not into.is_relative_to(every) and not _holds_json(into):
         message += (
             f"\nor every cassette of {_shown(every, base)} at once:\n\n"
             f"    {_import(every, into, base)}\n"
         )
     return message
+
+
+def _holds_json(folder: Path) -> bool:
+    """Whether any cassette of tooltape's is under ``folder`` already."""
+    return any(path.is_file() for path in folder.rglob("*.json"))
 
 
 def _shown(path: Path, base: Path) -> str:

@@ -31,14 +31,11 @@ from tooltape.testing.cassette_run import CassetteRun
 from tooltape.testing.settings import ScrubSettings
 from tooltape.testing.vcr import TooltapeSerializer
 from tooltape.testing.vcr._names import CassetteNotFoundError
-from tooltape.testing.vcr.loaded import vcr_interactions
+from tooltape.testing.vcr.loaded import SHARED_FROM, vcr_interactions
 from tooltape.testing.vcr.persistence import recorded_source
 from tooltape.testing.vcr.send_order import in_send_order
 
-__all__ = ["RunPersister", "raise_save_error"]
-
-_SHARED = "tooltape_shared_from"
-"""The attribute marking a request loaded from a shared cassette (the ``vcr`` mark's)."""
+__all__ = ["RunPersister", "raise_save_error", "unsaved_note"]
 
 
 class RunPersister:
@@ -92,11 +89,12 @@ class RunPersister:
                 self.state.loaded = len(more_requests)
             else:
                 for request in more_requests:  # vcrpy's copies of them keep the mark
-                    setattr(request, _SHARED, path)
+                    setattr(request, SHARED_FROM, path)
             requests.extend(more_requests)
             responses.extend(more_responses)
         if not requests:
             raise CassetteNotFoundError(cassette_path)
+        self.state.shared = len(requests) - self.state.loaded
         return requests, responses
 
     def save_cassette(
@@ -105,15 +103,14 @@ class RunPersister:
         del serializer
         state = self.state
         if state.failed:
-            state.notes.append(f"not saved (the test failed): {cassette_path}")
-            return
+            return  # the failure says so (unsaved_note)
         pairs = zip(
             cast("Sequence[Any]", cassette_dict["requests"]),
             cast("Sequence[Any]", cassette_dict["responses"]),
             strict=True,
         )
         # vcrpy writes every interaction it holds: not those of a shared cassette
-        kept = [(r, response) for r, response in pairs if getattr(r, _SHARED, None) is None]
+        kept = [(r, response) for r, response in pairs if getattr(r, SHARED_FROM, None) is None]
         requests = [request for request, _ in kept]
         source = recorded_source([r.uri for r in requests])
         loopback = source == "loopback"
@@ -158,6 +155,19 @@ class RunPersister:
             write_atomic(cassette_path, dump_cassette(cassette))
         except Exception as exc:
             state.save_error = exc.with_traceback(None)  # its frames hold the interactions
+
+
+def unsaved_note(cassette: Any) -> str | None:
+    """What the report of a failing test says of the interactions it recorded: they are
+    not written (``None`` when it recorded none)."""
+    if cassette is None or getattr(cassette, "write_protected", True):
+        return None
+    if not getattr(cassette, "dirty", False):
+        return None
+    return (
+        f"{cassette._path} not written: a test that fails writes no cassette; record it "
+        "again once it passes"
+    )
 
 
 def raise_save_error(state: CassetteRun) -> None:

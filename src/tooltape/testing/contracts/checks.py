@@ -31,10 +31,10 @@ from tooltape.testing.contracts.corpus import (
     SPEC_DIR_NAME,
     Corpus,
     RecordedExchange,
-    items_of,
 )
 from tooltape.testing.contracts.outcomes import Coverage, KindReport, Outcome
 from tooltape.testing.contracts.subjects import ContractSubject, Subject, snapshot_stem
+from tooltape.testing.kinds import reading_tools
 from tooltape.testing.matching import diff_json, format_differences
 from tooltape.testing.provider.faults import ProviderFaults, response_json
 
@@ -170,7 +170,8 @@ def check_replay(
         if not parsed or untyped:
             return Outcome(False, f"{where}: calls without a typed output: {untyped or 'all'}")
         calls += len(parsed)
-        if codec.parse_output(exchange.answer.items, tool) is None:
+        readers = _readers(codec, tool, exchange)
+        if all(codec.parse_output(exchange.answer.items, reader) is None for reader in readers):
             return Outcome(False, f"{where}: parse_output gave None although the kind was called")
     files = len({exchange.path for exchange in exchanges})
     return Outcome(True, f"{calls} call(s) in {files} cassette(s)")
@@ -182,6 +183,17 @@ def failed_variant(item: Mapping[str, Any]) -> dict[str, Any]:
     failed["status"] = "failed"
     failed["error"] = {"code": CONTRACT_ERROR_CODE, "message": "injected by the contract check"}
     return failed
+
+
+def _readers(
+    codec: HostedToolCodec[Any, Any], tool: HostedTool[Any], exchange: RecordedExchange
+) -> list[HostedTool[Any]]:
+    """The tools to read ``exchange``'s calls of the kind with: ``tool``, except for MCP,
+    whose items belong to a tool by server label: one tool per label the exchange names."""
+    if codec.kind != "mcp":
+        return [tool]
+    answer = exchange.answer
+    return [*reading_tools(["mcp"], answer.request_body, answer.items).values()] or [tool]
 
 
 def _prompt_with(tool: HostedTool[Any]) -> Prompt[Any]:
@@ -206,17 +218,22 @@ def check_failure_semantics(
 ) -> Outcome:
     """Failed items fail, raising hooks do not abort, unknown kinds fail before sending."""
     recorded = [
-        item
-        for item in items_of(corpus.with_items_of(codec.item_types, codec.serialize(tool)))
+        (exchange, item)
+        for exchange in corpus.with_items_of(codec.item_types, codec.serialize(tool))
+        for item in exchange.answer.items
         if field(item, "type") in codec.item_types
     ]
     if not recorded:
         return Outcome(False, not_recorded(codec, corpus))
     # The contract is checked on a call that reads: a malformed one is replay's to report.
-    recorded = [item for item in recorded if _reads_cleanly(codec, item)]
+    recorded = [(exchange, item) for exchange, item in recorded if _reads_cleanly(codec, item)]
     if not recorded:
         return Outcome(True, NO_SOUND_CALL, neutral=True)
-    sample = as_dict(recorded[0])
+    exchange, sample = recorded[0][0], as_dict(recorded[0][1])
+    tool = next(
+        (t for t in _readers(codec, tool, exchange) if codec.parse_output([sample], t) is not None),
+        tool,
+    )
     failed = codec.parse_calls([failed_variant(sample)], None)
     if not failed or failed[0].success:
         return Outcome(False, "a call item with status 'failed' was read as a success")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -66,25 +67,62 @@ def _holds_cassettes(folder: Path, name: str) -> bool:
     return not (folder / name / "pyvenv.cfg").is_file()  # a virtual environment
 
 
-def cassette_folders(root: Path, *, depth: int = 6) -> dict[Path, list[Path]]:
-    """Folders under ``root`` (at most ``depth`` levels down) whose name ends in
-    ``cassettes`` (``cassettes``, ``vcr_cassettes``...), with the cassette files each
-    holds (folders holding none left out).
+_SNIFFED = 512
+"""Bytes read from the start of a file to tell a cassette from other JSON and YAML."""
 
-    The places a project keeps recordings by habit, for a command that found
-    none where it looked. Hidden folders and virtual environments are skipped.
+
+def _reads_as_cassette(path: Path) -> bool:
+    """Whether ``path`` starts as a vcrpy or tooltape cassette does."""
+    try:
+        with path.open("rb") as stream:
+            head = stream.read(_SNIFFED).decode("utf-8", "replace").lstrip("\ufeff")
+    except OSError:
+        return False
+    return head.startswith("interactions:") or '"interactions"' in head or '"tooltape"' in head
+
+
+def _holds_recordings(folder: Path, dirs: Sequence[str], names: Sequence[str]) -> bool:
+    """Whether ``folder`` holds cassettes directly, or in folders named after test modules
+    (``<folder>/test_api/test_x.yaml``, as a ``vcr_cassette_dir`` fixture lays them out)."""
+    if any(name.endswith(_SUFFIXES) and _reads_as_cassette(folder / name) for name in names):
+        return True
+    for name in dirs:
+        if not (name.startswith("test_") or name.endswith("_test")):
+            continue
+        with contextlib.suppress(OSError):
+            if any(
+                entry.name.endswith(_SUFFIXES) and _reads_as_cassette(Path(entry.path))
+                for entry in os.scandir(folder / name)
+                if entry.is_file()
+            ):
+                return True
+    return False
+
+
+def cassette_folders(root: Path, *, depth: int = 6) -> dict[Path, list[Path]]:
+    """Folders under ``root`` (at most ``depth`` levels down) that hold cassettes: those
+    whose name ends in ``cassettes`` (``cassettes``, ``vcr_cassettes``...), and any other
+    whose files, or those of its test-module folders, read as cassettes
+    (``tests/fixtures/vcr``), with the cassette files each holds (folders holding none
+    left out).
+
+    The places a project keeps recordings, for a command that found none where it
+    looked. Hidden folders and virtual environments are skipped.
     """
     found: dict[Path, list[Path]] = {}
     base = len(root.parts)
-    for folder, dirs, _names in os.walk(root):
+    for folder, dirs, names in os.walk(root):
         here = Path(folder)
-        files = cassette_files(here) if here.name.endswith("cassettes") and here != root else []
+        dirs[:] = sorted(n for n in dirs if _holds_cassettes(here, n))
+        named = here.name.endswith("cassettes")
+        held = here != root and (named or _holds_recordings(here, dirs, names))
+        files = cassette_files(here) if held else []
         if files:
             found[here] = files
             dirs[:] = []  # its own sub-folders are part of it
             continue
-        deep_enough = len(here.parts) - base >= depth
-        dirs[:] = [] if deep_enough else sorted(n for n in dirs if _holds_cassettes(here, n))
+        if len(here.parts) - base >= depth:
+            dirs[:] = []
     return found
 
 
@@ -118,8 +156,3 @@ def load_corpus(root: Path, files: Iterable[Path] | None = None) -> Corpus:
             if answer.is_responses_call
         )
     return Corpus(root, tuple(exchanges), tuple(unreadable))
-
-
-def items_of(exchanges: Sequence[RecordedExchange]) -> list[Any]:
-    """All output items of ``exchanges``, in order."""
-    return [item for exchange in exchanges for item in exchange.answer.items]

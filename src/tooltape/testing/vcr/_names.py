@@ -64,6 +64,13 @@ _matchers_module = importlib.import_module("vcr.matchers")
 requests_match = cast(Callable[[Any, Any, Sequence[Any]], bool], _matchers_module.requests_match)
 """``vcr.matchers.requests_match(r1, r2, matchers)``: whether every matcher accepts."""
 
+matchers_results = cast(
+    Callable[[Any, Any, Sequence[Any]], tuple[list[str], list[tuple[str, str | None]]]],
+    _matchers_module.get_matchers_results,
+)
+"""``vcr.matchers.get_matchers_results(r1, r2, matchers)``: the names of the matchers
+that accept, and ``(name, message)`` of those that reject."""
+
 vcr_method_matcher = cast(Callable[[Any, Any], None], _matchers_module.method)
 """``vcr.matchers.method``: vcrpy's own method matcher."""
 

@@ -46,6 +46,8 @@ class ScrubbedLast:
     recorder: Any
     merged_config: Callable[..., dict[str, Any]]
     scrub: ScrubHooks
+    first: tuple[Hook, ...] = ()
+    """Request hooks that run before the project's (``None`` keeps a request out)."""
 
     def __call__(self, **options: Any) -> dict[str, Any]:
         recorder = self.recorder
@@ -53,7 +55,11 @@ class ScrubbedLast:
         # vcrpy's precedence: before_record_request, its older name, the recorder's.
         own = options.pop("before_record", recorder.before_record_request)
         own = options.pop("before_record_request", own)
-        options["before_record_request"] = (*_hooks(own), self.scrub.before_record_request)
+        options["before_record_request"] = (
+            *self.first,
+            *_hooks(own),
+            self.scrub.before_record_request,
+        )
         own = options.pop("before_record_response", recorder.before_record_response)
         options["before_record_response"] = (
             decode_compressed_response,
@@ -63,12 +69,13 @@ class ScrubbedLast:
         return self.merged_config(**options)
 
 
-def scrub_last(recorder: Any, scrub: ScrubHooks) -> None:
-    """Make every cassette of ``recorder`` (a ``vcr.VCR``) end its hooks with ``scrub``'s.
+def scrub_last(recorder: Any, scrub: ScrubHooks, first: tuple[Hook, ...] = ()) -> None:
+    """Make every cassette of ``recorder`` (a ``vcr.VCR``) end its hooks with ``scrub``'s
+    (and start its request hooks with ``first``).
 
     Configuring the same recorder again replaces the hooks, never stacks them.
     """
     merged_config = recorder.get_merged_config
     if isinstance(merged_config, ScrubbedLast):
         merged_config = merged_config.merged_config
-    recorder.get_merged_config = ScrubbedLast(recorder, merged_config, scrub)
+    recorder.get_merged_config = ScrubbedLast(recorder, merged_config, scrub, first)

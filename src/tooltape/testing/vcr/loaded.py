@@ -38,7 +38,11 @@ from tooltape.testing.cassette._vcrpy_format import SCANNED
 from tooltape.testing.vcr._names import VcrRequest, make_request
 from tooltape.testing.vcr.deferred import DeferredResponse
 
-__all__ = ["vcr_interactions"]
+__all__ = ["SHARED_FROM", "vcr_interactions"]
+
+SHARED_FROM = "tooltape_shared_from"
+"""The attribute marking a request loaded from a shared cassette (the ``vcr`` mark's): the
+file it came from. vcrpy's copies of the request keep it."""
 
 
 _UNENCODABLE = (PydanticSerializationError, ValueError)

@@ -28,7 +28,14 @@ from tooltape.testing.matching import (
 from tooltape.testing.vcr._names import CaseInsensitiveHeaders
 from tooltape.testing.volatile import compile_pattern
 
-__all__ = ["BodyMatcher", "KeyedMatcher", "RequestLike", "make_body_matcher", "path_matcher"]
+__all__ = [
+    "BodyMatcher",
+    "KeyedMatcher",
+    "RequestLike",
+    "differing_fields",
+    "make_body_matcher",
+    "path_matcher",
+]
 
 
 class RequestLike(Protocol):
@@ -146,6 +153,9 @@ def _bytes_message(recorded: bytes, current: bytes) -> str:
 _CACHED_BODIES = 64
 """Decoded request bodies a matcher keeps (by their bytes): each is parsed once."""
 
+_DIFF_HEADER = "in the JSON body (recorded -> this request):"
+_DIFF_COUNT = re.compile(r"(\d+) fields? differs? " + re.escape(_DIFF_HEADER))
+
 
 class BodyMatcher:
     """A vcrpy matcher comparing request bodies with ``diff_json`` (see ``make_body_matcher``)."""
@@ -203,8 +213,15 @@ class BodyMatcher:
         diffs = diff_json(recorded, current, volatile=self.patterns)
         if diffs:
             count = "1 field differs" if len(diffs) == 1 else f"{len(diffs)} fields differ"
-            header = f"{count} in the JSON body (recorded -> this request):"
+            header = f"{count} {_DIFF_HEADER}"
             raise AssertionError(f"{header}\n{format_differences(diffs, limit=self.limit)}")
+
+
+def differing_fields(message: str) -> int:
+    """How many fields a body matcher's rejection ``message`` names (1 for any other
+    rejection): the fewer, the closer the recorded request."""
+    found = _DIFF_COUNT.match(message)
+    return int(found.group(1)) if found else 1
 
 
 def make_body_matcher(

@@ -33,6 +33,7 @@ from tooltape.testing.cassette._vcrpy_format import (
 )
 from tooltape.testing.vcr._names import VcrRequest, decode_response, make_request
 from tooltape.testing.vcr.deferred import DeferredResponse
+from tooltape.testing.vcr.loaded import SHARED_FROM
 
 __all__ = [
     "ScrubHooks",
@@ -181,7 +182,11 @@ class ScrubHooks:
         new_headers = {name: values[0] for name, values in scrubbed_headers.items() if values}
         if "content-length" in new_headers:
             new_headers["content-length"] = str(len(new_body))
-        return make_request(request.method, uri, new_body, new_headers)
+        scrubbed = make_request(request.method, uri, new_body, new_headers)
+        shared = getattr(request, SHARED_FROM, None)
+        if shared is not None:  # a shared cassette's request stays known as one
+            setattr(scrubbed, SHARED_FROM, shared)
+        return scrubbed
 
     def _might_need_scrubbing(self, body: bytes) -> bool:
         verdict = self._verdicts.get(body)

@@ -69,6 +69,7 @@ def configure_vcr(
     persister: Any = TooltapePersister,
     body_matcher: Callable[[Any, Any], None] | None = None,
     scrub: ScrubSettings | None = None,
+    unrecorded: Callable[[Any], Any] | None = None,
 ) -> Any:
     """Configure ``recorder`` (a ``vcr.VCR``) in place and return it.
 
@@ -96,7 +97,10 @@ def configure_vcr(
       in the order their requests were sent (``tooltape.testing.vcr.send_order``);
     - vcrpy skips its patchers for HTTP libraries that are not installed;
     - a recorded response header or reason past ASCII replays through httpx (vcrpy's own
-      httpx stub fails it, ``tooltape.testing.vcr.httpx_text``).
+      httpx stub fails it, ``tooltape.testing.vcr.httpx_text``);
+    - ``unrecorded``, a request hook run before all others, keeps the requests it
+      returns ``None`` for out of every cassette (the plugin's
+      ``tooltape.testing.vcr.telemetry.UnrecordedTelemetry``).
     """
     replay_any_text()
     record_in_send_order()
@@ -109,7 +113,7 @@ def configure_vcr(
     # tooltape's decoding step (see hook_chain) replaces vcrpy's: the same step,
     # but a response loaded from a tooltape cassette passes unread.
     recorder.decode_compressed_response = False
-    scrub_last(recorder, ScrubHooks(policy))
+    scrub_last(recorder, ScrubHooks(policy), () if unrecorded is None else (unrecorded,))
     matcher = body_matcher or make_body_matcher(volatile, name="tooltape_body")
     recorder.register_matcher("tooltape_body", matcher)
     recorder.register_matcher("tooltape_path", path_matcher)
