@@ -52,10 +52,11 @@ def _wire(text: str) -> str:
     return text.encode("utf-8").decode("latin-1")
 
 
-@pytest.mark.parametrize("encoding", ["utf-8", "latin-1"])
-def test_a_header_past_ascii_replays_as_it_was_recorded(
-    pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch, tmp_path: Path, encoding: str
+def _record(
+    pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch, out: Path, headers: dict[str, str]
 ) -> None:
+    """Record the project's one call against a loopback server answering with ``headers``,
+    then leave no key set (the test writes what the client saw to ``out``)."""
     pytester.makepyfile(test_headers=TEST_MODULE)
     # Header values outside the safe set are redacted as they are recorded: these two are kept.
     pytester.makepyprojecttoml(
@@ -63,24 +64,30 @@ def test_a_header_past_ascii_replays_as_it_was_recorded(
         "[tool.tooltape.scrub]\n"
         'safe_headers = ["content-disposition", "x-served-by"]\n'
     )
+    body = {"id": "resp_header_text", "object": "response", "status": "completed", "output": []}
+    monkeypatch.setenv("TT_OUT", str(out))
+    with LoopbackProvider([LoopbackReply.json(body, headers=headers)]) as server:
+        monkeypatch.setenv("OPENAI_BASE_URL", server.base_url)
+        monkeypatch.setenv("OPENAI_API_KEY", FAKE_KEY)
+        pytester.runpytest_subprocess("--record-mode=once", timeout=60).assert_outcomes(passed=1)
+    monkeypatch.delenv("OPENAI_API_KEY")
+
+
+@pytest.mark.parametrize("encoding", ["utf-8", "latin-1"])
+def test_a_header_past_ascii_replays_as_it_was_recorded(
+    pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch, tmp_path: Path, encoding: str
+) -> None:
     sent = {
         "content-disposition": _wire(DISPOSITION) if encoding == "utf-8" else DISPOSITION,
         "x-served-by": _wire(SERVER) if encoding == "utf-8" else SERVER,
     }
-    body = {"id": "resp_header_text", "object": "response", "status": "completed", "output": []}
     out = tmp_path / "seen.json"
-    monkeypatch.setenv("TT_OUT", str(out))
-    with LoopbackProvider([LoopbackReply.json(body, headers=sent)]) as server:
-        monkeypatch.setenv("OPENAI_BASE_URL", server.base_url)
-        monkeypatch.setenv("OPENAI_API_KEY", FAKE_KEY)
-        recorded = pytester.runpytest_subprocess("--record-mode=once", timeout=60)
-    recorded.assert_outcomes(passed=1)
+    _record(pytester, monkeypatch, out, sent)
     at_recording = json.loads(out.read_text(encoding="utf-8"))
     if encoding == "utf-8":  # httpx decodes UTF-8 bytes as UTF-8
         assert at_recording == {"disposition": DISPOSITION, "server": SERVER, "reason": "OK"}
     out.unlink()
 
-    monkeypatch.delenv("OPENAI_API_KEY")
     replayed = pytester.runpytest_subprocess("--record-mode=none", "--block-network", timeout=60)
     output = replayed.stdout.str()
     replayed.assert_outcomes(passed=1)
@@ -91,26 +98,13 @@ def test_a_header_past_ascii_replays_as_it_was_recorded(
 def test_a_reason_past_ascii_replays_as_httpx_reads_it(
     pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
-    pytester.makepyfile(test_headers=TEST_MODULE)
-    pytester.makepyprojecttoml(
-        "[tool.pytest.ini_options]\n"
-        "[tool.tooltape.scrub]\n"
-        'safe_headers = ["content-disposition", "x-served-by"]\n'
-    )
-    body = {"id": "resp_header_text", "object": "response", "status": "completed", "output": []}
-    sent = {"content-disposition": DISPOSITION, "x-served-by": "plain"}
     out = tmp_path / "seen.json"
-    monkeypatch.setenv("TT_OUT", str(out))
-    with LoopbackProvider([LoopbackReply.json(body, headers=sent)]) as server:
-        monkeypatch.setenv("OPENAI_BASE_URL", server.base_url)
-        monkeypatch.setenv("OPENAI_API_KEY", FAKE_KEY)
-        pytester.runpytest_subprocess("--record-mode=once", timeout=60).assert_outcomes(passed=1)
+    _record(pytester, monkeypatch, out, {"content-disposition": DISPOSITION, "x-served-by": "a"})
     (cassette,) = (pytester.path / "cassettes").rglob("*.json")
     document = json.loads(cassette.read_text(encoding="utf-8"))
     document["interactions"][0]["response"]["reason"] = "Très bien"
     cassette.write_text(json.dumps(document), encoding="utf-8")
 
-    monkeypatch.delenv("OPENAI_API_KEY")
     replayed = pytester.runpytest_subprocess("--record-mode=none", "--block-network", timeout=60)
     assert "UnicodeEncodeError" not in replayed.stdout.str()
     replayed.assert_outcomes(passed=1)
