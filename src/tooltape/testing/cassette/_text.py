@@ -259,14 +259,9 @@ def find_spans(text: str, policy: ScrubPolicy = DEFAULT_POLICY, *, _level: int =
     # what a key shape found in the same run gives when no value is known.
     if _level < _MAX_LEVELS and base64_holds_secret(text, policy):
         spans.extend(_base64_spans(text, policy))
-    for rule in policy.candidate_rules(text):  # _shape_spans, inlined: runs for every string
-        for match in rule.pattern.finditer(text):
-            replacement = match.expand(rule.replacement)
-            if replacement != match.group():
-                spans.append(Span(match.start(), match.end(), rule.kind, replacement))
+    spans.extend(_shape_spans(text, policy))
     encoded: list[Span] = []
-    # _may_be_encoded, inlined: this runs for every string scrubbed.
-    if _level < _MAX_LEVELS and ("&" in text or "%" in text or "=" in text):
+    if _level < _MAX_LEVELS and _may_be_encoded(text):
         encoded = _encoded_spans(text, policy, _level)
     if "://" in text:
         spans.extend(_url_spans(text, policy, encoded))

@@ -59,6 +59,9 @@ CannotOverwriteExistingCassetteException = cast(
 )
 """What vcrpy raises for a request its cassette cannot answer in the current record mode."""
 
+UnhandledHTTPRequestError = cast(type[Exception], _errors_module.UnhandledHTTPRequestError)
+"""What a vcrpy cassette raises when asked to play a request it has no answer for."""
+
 _matchers_module = importlib.import_module("vcr.matchers")
 
 requests_match = cast(Callable[[Any, Any, Sequence[Any]], bool], _matchers_module.requests_match)
@@ -83,3 +86,12 @@ _util_module = importlib.import_module("vcr.util")
 
 CaseInsensitiveHeaders = cast(type[Mapping[str, object]], _util_module.CaseInsensitiveDict)
 """``vcr.util.CaseInsensitiveDict``, the base of a vcrpy request's headers: one key per name."""
+
+
+def httpx_stubs() -> Any:
+    """vcrpy's httpx stub module (it serves httpx2 too; untyped), or ``None`` when httpx is
+    not installed and vcrpy has no such stub."""
+    try:
+        return importlib.import_module("vcr.stubs.httpx_stubs")
+    except ImportError:
+        return None

@@ -16,9 +16,11 @@ shows for the same status line from a server.
 
 from __future__ import annotations
 
-import importlib
+import functools
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any, cast
+from typing import cast
+
+from tooltape.testing.vcr._names import httpx_stubs
 
 __all__ = ["replay_any_text"]
 
@@ -51,18 +53,18 @@ def _ascii_reason(response: object) -> object:
 def replay_any_text() -> None:
     """Have vcrpy's httpx stub use :func:`_header_pairs` and :func:`_ascii_reason`
     (a vcrpy without those functions is left alone)."""
-    try:
-        stubs: Any = importlib.import_module("vcr.stubs.httpx_stubs")  # untyped
-    except ImportError:  # httpx is not installed: vcrpy has no such stub to replay through
+    stubs = httpx_stubs()
+    if stubs is None:
         return
     if callable(getattr(stubs, "_deserialize_headers", None)):
         stubs._deserialize_headers = _header_pairs
     deserialize = getattr(stubs, "_deserialize_response", None)
-    if callable(deserialize) and getattr(deserialize, "__module__", None) != __name__:
+    if callable(deserialize) and getattr(deserialize, "__wrapped__", None) is None:
         stubs._deserialize_response = _reason_first(deserialize)
 
 
 def _reason_first(deserialize: Callable[..., object]) -> Callable[..., object]:
+    @functools.wraps(deserialize)
     def deserialize_response(response: object, httpx: object) -> object:
         return deserialize(_ascii_reason(response), httpx)
 

@@ -16,19 +16,18 @@ request, not vcrpy's bare ``UnhandledHTTPRequestError``.
 
 from __future__ import annotations
 
-import importlib
 import inspect
 import threading
 from collections.abc import Callable
 from typing import Any, cast
 
-from tooltape.testing.vcr._names import CannotOverwriteExistingCassetteException
+from tooltape.testing.vcr._names import (
+    CannotOverwriteExistingCassetteException,
+    UnhandledHTTPRequestError,
+)
 
 __all__ = ["play_each_once"]
 
-_UnhandledHTTPRequestError = cast(
-    type[Exception], importlib.import_module("vcr.errors").UnhandledHTTPRequestError
-)
 _refusal = cast("Callable[..., Exception]", CannotOverwriteExistingCassetteException)
 
 
@@ -46,7 +45,7 @@ class _PlayUnderLock:
         with self._lock:
             try:
                 return self._play(request)
-            except _UnhandledHTTPRequestError:
+            except UnhandledHTTPRequestError:
                 cassette = self._cassette
                 if not cassette.write_protected:
                     raise

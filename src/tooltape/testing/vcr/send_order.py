@@ -18,11 +18,12 @@ records through another stub), the cassette is written as vcrpy recorded it.
 from __future__ import annotations
 
 import functools
-import importlib
 import itertools
 import threading
 from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
+
+from tooltape.testing.vcr._names import httpx_stubs
 
 __all__ = ["in_send_order", "record_in_send_order"]
 
@@ -63,9 +64,8 @@ def _placed_when_recorded(record: Callable[..., object]) -> Callable[..., None]:
 def record_in_send_order() -> None:
     """Have vcrpy's httpx stub note the place each recorded request was sent in (once;
     a vcrpy whose stub lacks the functions wrapped is left alone)."""
-    try:
-        stubs: Any = importlib.import_module("vcr.stubs.httpx_stubs")  # untyped
-    except ImportError:  # httpx is not installed: vcrpy has no such stub
+    stubs = httpx_stubs()
+    if stubs is None:
         return
     vcr_request = getattr(stubs, "_vcr_request", None)
     record = getattr(stubs, "_record_responses", None)
