@@ -50,6 +50,7 @@ def test_check_on_the_repo_passes_fast_and_quietly(
 
     assert run.code == 0, run.out
     assert elapsed < 10
+    assert "unread:" not in run.out  # every bundled spec snapshot belongs to a kind
     assert run.err == ""  # no progress bar, no noise: stderr is not a TTY here
     assert run.out.startswith("cassettes: cassettes (")
     header = next(line for line in run.out.splitlines() if line.startswith("kind"))
@@ -230,6 +231,31 @@ def test_a_user_project_passes_covering_only_what_it_recorded(
         "web_search.json",
     ]
     assert _rows(cli("check").out)["web_search"][2] == "ok"
+
+
+def test_spec_snapshots_no_checked_kind_reads_are_listed_without_failing(
+    cli: Callable[..., Run], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    monkeypatch.chdir(_user_project(tmp_path))
+    assert cli("check", "--update-specs").code == 0
+    specs = tmp_path / "cassettes" / "specs"
+    kept = (specs / "web_search.json").read_text(encoding="utf-8")
+    (specs / "retired_search.json").write_text(kept, encoding="utf-8")
+    (specs / "web_search.TestMine.json").write_text(kept, encoding="utf-8")
+    (specs / "notes.txt").write_text("not a snapshot", encoding="utf-8")
+
+    run = cli("check")
+    assert run.code == 0, run.out
+    below = run.out.split("unread: 2 spec snapshots no checked kind reads", 1)[1]
+    listed = [line.strip() for line in below.splitlines()[1:3]]
+    assert listed == [
+        str(Path("cassettes/specs/retired_search.json")),
+        str(Path("cassettes/specs/web_search.TestMine.json")),
+    ]
+    assert "delete one left from a kind that is gone" in below
+    assert "name the class in codecs under [tool.tooltape]" in below
+    assert "1 checked kind: every contract holds" in run.out
+    assert _rows(run.out)["web_search"][2] == "ok"
 
 
 def test_required_kinds_come_from_the_project_settings(

@@ -243,6 +243,7 @@ def test_the_suite_and_check_share_one_snapshot_and_never_overwrite_each_other(
 
     check = pytester.run("tooltape", "check", "--update-specs")
     assert check.ret == 0, check.stdout.str()
+    assert "unread:" not in check.stdout.str()  # check reads the named class's snapshot
     # check rewrote what it covers with the very same bytes
     rewritten = {p.name: p.read_bytes() for p in specs.iterdir()}
     assert set(rewritten) == set(written)

@@ -163,6 +163,12 @@ NOT_COVERED_HINT = (
 )
 
 
+UNREAD_SPEC_HINT = (
+    "delete one left from a kind that is gone; if a contract class of yours writes it, "
+    "name the class in codecs under [tool.tooltape] so that check reads it too"
+)
+
+
 def render_report(report: ContractReport, console: Console, *, update_specs: bool) -> list[str]:
     """The matrix, the reason of every failing cell, unreadable cassettes and a summary."""
     style = console.style
@@ -177,6 +183,12 @@ def render_report(report: ContractReport, console: Console, *, update_specs: boo
         if kind.spec.neutral:
             lines.append("")
             lines.append(style.paint(f"{kind.kind}: {kind.spec.detail}", "yellow"))
+    if report.unread_specs:
+        lines.append("")
+        count = plural(len(report.unread_specs), "spec snapshot")
+        lines.append(style.paint(f"unread: {count} no checked kind reads", "yellow"))
+        lines.extend(f"  {path}" for path in report.unread_specs)
+        lines.append(style.paint(f"  {UNREAD_SPEC_HINT}", "dim"))
     failing = [kind for kind in report.kinds if not kind.ok]
     for kind in failing:
         for column, detail in _failures(kind):

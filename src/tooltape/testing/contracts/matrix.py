@@ -14,9 +14,10 @@ from tooltape.testing.contracts.checks import (
     KindReport,
     Outcome,
     check_kind,
+    spec_path,
 )
 from tooltape.testing.contracts.client_checks import check_client_kind
-from tooltape.testing.contracts.corpus import Corpus, load_corpus
+from tooltape.testing.contracts.corpus import SPEC_DIR_NAME, Corpus, load_corpus
 from tooltape.testing.contracts.subjects import (
     FUNCTION_ROW,
     ClientSubject,
@@ -31,11 +32,17 @@ from tooltape.testing.contracts.subjects import (
 
 @dataclass(frozen=True, slots=True)
 class ContractReport:
-    """The matrix: one row per registered kind, plus cassettes that could not be read."""
+    """The matrix: one row per registered kind, plus cassettes that could not be read.
+
+    ``unread_specs`` are spec snapshot files no checked kind reads: left from a
+    kind that is gone, or written by a contract class the check was not told
+    about. They are reported and never fail the check.
+    """
 
     root: Path
     kinds: tuple[KindReport, ...]
-    unreadable: tuple[tuple[Path, str], ...]
+    unread_specs: tuple[Path, ...] = ()
+    unreadable: tuple[tuple[Path, str], ...] = ()
 
     @property
     def ok(self) -> bool:
@@ -127,4 +134,17 @@ def run_contracts(
                 required=kind in required,
             )
         )
-    return ContractReport(root, tuple(reports), loaded.unreadable)
+    unread = _unread_specs(loaded.root / SPEC_DIR_NAME, chosen)
+    return ContractReport(root, tuple(reports), unread, loaded.unreadable)
+
+
+def _unread_specs(spec_dir: Path, chosen: Mapping[str, Subject | str]) -> tuple[Path, ...]:
+    """Snapshot files under ``spec_dir`` that no subject in ``chosen`` reads or writes."""
+    read = {spec_path(spec_dir, s).name for s in chosen.values() if not isinstance(s, str)}
+    # A configured codec that failed to import has no stem to compare; its row already fails.
+    broken = {kind for kind, s in chosen.items() if isinstance(s, str)}
+    try:
+        files = sorted(p for p in spec_dir.glob("*.json") if p.is_file())
+    except OSError:
+        return ()
+    return tuple(p for p in files if p.name not in read and p.name.split(".", 1)[0] not in broken)
