@@ -18,6 +18,7 @@ from typing import Any, cast
 
 from tooltape.testing.cassette._policy import live_policy
 from tooltape.testing.settings import ScrubSettings
+from tooltape.testing.vcr.cut_responses import note_cut_responses
 from tooltape.testing.vcr.hook_chain import scrub_last
 from tooltape.testing.vcr.httpx_text import replay_any_text
 from tooltape.testing.vcr.matchers import make_body_matcher, path_matcher
@@ -98,12 +99,15 @@ def configure_vcr(
     - vcrpy skips its patchers for HTTP libraries that are not installed;
     - a recorded response header or reason past ASCII replays through httpx (vcrpy's own
       httpx stub fails it, ``tooltape.testing.vcr.httpx_text``);
+    - a response the server cut off mid-body while recording is noted on its cassette
+      (``tooltape.testing.vcr.cut_responses``): it cannot be recorded;
     - ``unrecorded``, a request hook run before all others, keeps the requests it
       returns ``None`` for out of every cassette (the plugin's
       ``tooltape.testing.vcr.telemetry.UnrecordedTelemetry``).
     """
     replay_any_text()
     record_in_send_order()
+    note_cut_responses()
     policy = live_policy(scrub)
     recorder.serializer = SERIALIZER
     recorder.register_serializer(
