@@ -24,6 +24,7 @@ from tooltape.testing.vcr.httpx_text import replay_any_text
 from tooltape.testing.vcr.matchers import make_body_matcher, path_matcher
 from tooltape.testing.vcr.options import VCRPY_MATCH_ON, tooltape_load_hooks, tooltape_matchers
 from tooltape.testing.vcr.persistence import TooltapePersister, TooltapeSerializer
+from tooltape.testing.vcr.playback import record_matches_taken
 from tooltape.testing.vcr.record_hooks import ScrubHooks
 from tooltape.testing.vcr.send_order import record_in_send_order
 
@@ -93,7 +94,8 @@ def configure_vcr(
     - a loaded cassette indexes its recorded requests by what the matchers
       compare (``tooltape.testing.vcr.index``), so a request is compared only
       with the recorded ones that may match it, and plays each one once even
-      to threads asking at the same moment (``tooltape.testing.vcr.playback``);
+      to threads asking at the same moment (``tooltape.testing.vcr.playback``); a
+      cassette that may record records a request whose match another thread took;
     - interactions recorded together (``asyncio.gather``, threads) are written
       in the order their requests were sent (``tooltape.testing.vcr.send_order``);
     - vcrpy skips its patchers for HTTP libraries that are not installed;
@@ -106,6 +108,7 @@ def configure_vcr(
       ``tooltape.testing.vcr.telemetry.UnrecordedTelemetry``).
     """
     replay_any_text()
+    record_matches_taken()  # inside the send order's wrapper: what it sends gets a place
     record_in_send_order()
     note_cut_responses()
     policy = live_policy(scrub)
