@@ -22,6 +22,8 @@ import vcr
 from test_request_index import _pair, _post, _write
 from vcr.errors import CannotOverwriteExistingCassetteException
 
+from tooltape.testing.cassette import load_cassette
+from tooltape.testing.provider.loopback import LoopbackProvider, LoopbackReply
 from tooltape.testing.vcr.recorder import configure_vcr
 
 SAME = {"model": "gpt-5", "input": "the same question"}
@@ -70,3 +72,35 @@ def test_one_request_too_many_from_threads_is_refused_as_already_played(tmp_path
         [*(f"resp_{n}" for n in range(count)), "refused: already_played"]
     )
     assert cassette.all_played
+
+
+def test_new_episodes_records_a_request_whose_match_another_thread_played(
+    tmp_path: Path,
+) -> None:
+    # vcrpy asks whether a request can be played, then plays it: a thread whose match
+    # another thread took in between got vcrpy's UnhandledHTTPRequestError, where the
+    # same request sent alone would have been recorded.
+    count = THREADS - 2
+    with LoopbackProvider(
+        responder=lambda _: LoopbackReply.json({"id": "resp_new", "output": []})
+    ) as provider:
+        pairs = [_pair(SAME, f"resp_{n}") for n in range(count)]
+        for pair in pairs:
+            pair["request"]["uri"] = f"{provider.base_url}/responses"
+        path = _write(tmp_path / "same.json", pairs)
+        recorder = configure_vcr(vcr.VCR(record_mode="new_episodes"))
+        start = threading.Barrier(THREADS)
+
+        def ask(client: httpx2.Client) -> str:
+            start.wait(timeout=5)
+            answer = client.post(f"{provider.base_url}/responses", json=SAME)
+            return str(answer.json()["id"])
+
+        with recorder.use_cassette(str(path)) as cassette, httpx2.Client() as client:
+            cassette.play_counts = YieldingCounts()
+            with ThreadPoolExecutor(THREADS) as pool:
+                answers = list(pool.map(lambda _: ask(client), range(THREADS)))
+        sent = len(provider.requests)
+    assert sorted(answers) == sorted([*(f"resp_{n}" for n in range(count)), *["resp_new"] * 2])
+    assert sent == 2
+    assert len(load_cassette(path).interactions) == THREADS

@@ -75,7 +75,12 @@ from tooltape.testing.replay_key import (
     replay_environment,
 )
 from tooltape.testing.report_scrub import parameter_id, scrub_report
-from tooltape.testing.run_persister import RunPersister, raise_save_error, unsaved_note
+from tooltape.testing.run_persister import (
+    RunPersister,
+    cut_note,
+    raise_save_error,
+    unsaved_note,
+)
 from tooltape.testing.sdk_client import sdk_client
 from tooltape.testing.settings import (
     DEFAULT_MODEL,
@@ -282,8 +287,11 @@ def pytest_runtest_makereport(
             cassette_dir = project_settings(item.config).cassette_dir
             message = explained(item, state, call.excinfo.value, cassette_dir)
             report.longrepr = message or report.longrepr
-        unsaved = unsaved_note(cast("Mapping[str, Any]", getattr(item, "funcargs", {})).get("vcr"))
-        if unsaved is not None:
+        cassette = cast("Mapping[str, Any]", getattr(item, "funcargs", {})).get("vcr")
+        scrub = project_settings(item.config).scrub
+        unsaved = cut_note(cassette, scrub, state.secrets) or unsaved_note(cassette)
+        failure = None if call.excinfo is None else getattr(call.excinfo.value, "msg", None)
+        if unsaved is not None and unsaved != failure:  # not the failure itself
             report.sections.append(("tooltape", unsaved))
     if (
         report.longrepr is not None
@@ -336,7 +344,9 @@ def _tooltape_replay_key(vcr: Any) -> Iterator[None]:
 
 @pytest.hookimpl(wrapper=True)
 def pytest_runtest_call(item: pytest.Item) -> Generator[None, None, None]:
-    """A test that passed but left recorded interactions unplayed fails, as stale.
+    """A test that passed but left recorded interactions unplayed fails, as stale; one
+    that recorded while the provider cut off a response fails, as nothing was recorded
+    of that response.
 
     The credentials in the environment while the test runs (its fixtures' too)
     are kept for scrubbing its cassette and its report.
@@ -350,6 +360,10 @@ def pytest_runtest_call(item: pytest.Item) -> Generator[None, None, None]:
         if state is not None:  # and what the test itself set
             state.secrets = live_secrets(os.environ, also=state.secrets)
     funcargs = cast("Mapping[str, Any]", getattr(item, "funcargs", {}))
+    if state is not None:  # what it recorded is not what it saw: nothing is saved
+        cut = cut_note(funcargs.get("vcr"), project_settings(item.config).scrub, state.secrets)
+        if cut is not None:
+            pytest.fail(cut, pytrace=False)
     message = stale_message(item, funcargs.get("vcr"))
     if message is not None:
         pytest.fail(message, pytrace=False)

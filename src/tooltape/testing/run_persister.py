@@ -27,15 +27,17 @@ from tooltape.testing.cassette import (
 )
 from tooltape.testing.cassette._errors import REPAIR_HINT, StructureError
 from tooltape.testing.cassette._paths import refuse_irregular_file
+from tooltape.testing.cassette._scrub import scrub_uri
 from tooltape.testing.cassette_run import CassetteRun
 from tooltape.testing.settings import ScrubSettings
 from tooltape.testing.vcr import TooltapeSerializer
 from tooltape.testing.vcr._names import CassetteNotFoundError
+from tooltape.testing.vcr.cut_responses import cut_message, cut_responses
 from tooltape.testing.vcr.loaded import SHARED_FROM, vcr_interactions
 from tooltape.testing.vcr.persistence import recorded_source
 from tooltape.testing.vcr.send_order import in_send_order
 
-__all__ = ["RunPersister", "raise_save_error", "unsaved_note"]
+__all__ = ["RunPersister", "cut_note", "raise_save_error", "unsaved_note"]
 
 
 class RunPersister:
@@ -168,6 +170,19 @@ def unsaved_note(cassette: Any) -> str | None:
         f"{cassette._path} not written: a test that fails writes no cassette; record it "
         "again once it passes"
     )
+
+
+def cut_note(
+    cassette: Any, scrub: ScrubSettings | None, secrets: tuple[tuple[str, str], ...]
+) -> str | None:
+    """Why the test failed, or will, when the provider cut off a response it recorded: a
+    cut cannot be recorded, so the cassette is not written (``None``: nothing was cut)."""
+    cuts = cut_responses(cassette)
+    if not cuts:
+        return None
+    policy = live_policy(scrub, secrets)
+    path = scrub_text(str(cassette._path), policy)
+    return cut_message(cuts, path, lambda uri: scrub_uri(uri, policy))
 
 
 def raise_save_error(state: CassetteRun) -> None:

@@ -22,7 +22,7 @@ from tooltape.testing.cassette._model import (
 )
 from tooltape.testing.cassette._sse import parse_sse
 
-__all__ = ["body_from_bytes", "decode_content", "normalize_headers"]
+__all__ = ["body_from_bytes", "decode_content", "decodes_every_coding", "normalize_headers"]
 
 _BINARY_TYPES = ("image/", "audio/", "video/", "application/octet-stream", "application/pdf")
 
@@ -76,6 +76,20 @@ def _decoder(coding: str) -> Callable[[bytes], bytes] | None:
     return None
 
 
+def _codings(headers: Headers) -> list[str]:
+    return [
+        coding.strip().lower()
+        for value in headers.get("content-encoding", ())
+        for coding in value.split(",")
+        if coding.strip() and coding.strip().lower() != "identity"
+    ]
+
+
+def decodes_every_coding(headers: Headers) -> bool:
+    """Whether :func:`decode_content` has a decoder for every coding ``headers`` name."""
+    return all(_decoder(coding) is not None for coding in _codings(headers))
+
+
 def decode_content(headers: Headers, data: bytes) -> tuple[dict[str, tuple[str, ...]], bytes]:
     """Undo ``content-encoding`` (gzip, deflate, br when a brotli module is present).
 
@@ -84,12 +98,7 @@ def decode_content(headers: Headers, data: bytes) -> tuple[dict[str, tuple[str, 
     not decode, everything is returned unchanged.
     """
     fixed = dict(headers)
-    codings = [
-        coding.strip().lower()
-        for value in fixed.get("content-encoding", ())
-        for coding in value.split(",")
-        if coding.strip() and coding.strip().lower() != "identity"
-    ]
+    codings = _codings(headers)
     if not codings or not data:
         fixed.pop("content-encoding", None)
         return fixed, data

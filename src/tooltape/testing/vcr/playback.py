@@ -11,11 +11,15 @@ vcrpy asks whether a request can be played before it plays it; a thread
 that finds every match taken in between gets what vcrpy raises for a request
 its cassette cannot answer (``CannotOverwriteExistingCassetteException``,
 reason ``already_played``), which the plugin explains like any other extra
-request, not vcrpy's bare ``UnhandledHTTPRequestError``.
+request, not vcrpy's bare ``UnhandledHTTPRequestError``. A cassette that may
+record (``new_episodes``) records it instead, as vcrpy does a request it
+finds no unplayed match for (:func:`record_matches_taken`, for vcrpy's httpx
+stub: the OpenAI SDK's clients).
 """
 
 from __future__ import annotations
 
+import functools
 import inspect
 import threading
 from collections.abc import Callable
@@ -24,9 +28,10 @@ from typing import Any, cast
 from tooltape.testing.vcr._names import (
     CannotOverwriteExistingCassetteException,
     UnhandledHTTPRequestError,
+    httpx_stubs,
 )
 
-__all__ = ["play_each_once"]
+__all__ = ["play_each_once", "record_matches_taken"]
 
 _refusal = cast("Callable[..., Exception]", CannotOverwriteExistingCassetteException)
 
@@ -66,3 +71,33 @@ def play_each_once(request: Any, response: Any, cassette: Any) -> tuple[Any, Any
 # vcrpy asks inspect.signature whether the hook takes the cassette, once for
 # every interaction it loads; a precomputed signature is the one it would find.
 play_each_once.__signature__ = inspect.signature(play_each_once)
+
+
+_TAKEN = "tooltape_records_taken"
+"""Marks vcrpy's ``_vcr_request`` as wrapped by :func:`record_matches_taken` (a mark
+``functools.wraps`` hands on to the wrappers around it)."""
+
+
+def _recorded_when_taken(vcr_request: Callable[..., Any], make: Callable[..., Any]) -> Any:
+    @functools.wraps(vcr_request)
+    def asked(cassette: Any, real_request: Any, body: bytes, httpx: Any) -> tuple[Any, Any]:
+        try:
+            return vcr_request(cassette, real_request, body, httpx)
+        except UnhandledHTTPRequestError:
+            if cassette.write_protected:
+                raise
+        return make(real_request, body), None  # to the server, and recorded
+
+    setattr(asked, _TAKEN, True)
+    return asked
+
+
+def record_matches_taken() -> None:
+    """Have vcrpy's httpx stub send (and record) a request whose match another thread
+    played after the cassette said it could be played, when the cassette may record
+    (once; a vcrpy whose stub lacks the functions used is left alone)."""
+    stubs = httpx_stubs()
+    vcr_request = getattr(stubs, "_vcr_request", None)
+    make = getattr(stubs, "_make_vcr_request", None)
+    if callable(vcr_request) and callable(make) and not getattr(vcr_request, _TAKEN, False):
+        stubs._vcr_request = _recorded_when_taken(vcr_request, make)

@@ -18,11 +18,13 @@ from typing import Any, cast
 
 from tooltape.testing.cassette._policy import live_policy
 from tooltape.testing.settings import ScrubSettings
+from tooltape.testing.vcr.cut_responses import note_cut_responses
 from tooltape.testing.vcr.hook_chain import scrub_last
 from tooltape.testing.vcr.httpx_text import replay_any_text
 from tooltape.testing.vcr.matchers import make_body_matcher, path_matcher
 from tooltape.testing.vcr.options import VCRPY_MATCH_ON, tooltape_load_hooks, tooltape_matchers
 from tooltape.testing.vcr.persistence import TooltapePersister, TooltapeSerializer
+from tooltape.testing.vcr.playback import record_matches_taken
 from tooltape.testing.vcr.record_hooks import ScrubHooks
 from tooltape.testing.vcr.send_order import record_in_send_order
 
@@ -92,18 +94,23 @@ def configure_vcr(
     - a loaded cassette indexes its recorded requests by what the matchers
       compare (``tooltape.testing.vcr.index``), so a request is compared only
       with the recorded ones that may match it, and plays each one once even
-      to threads asking at the same moment (``tooltape.testing.vcr.playback``);
+      to threads asking at the same moment (``tooltape.testing.vcr.playback``); a
+      cassette that may record records a request whose match another thread took;
     - interactions recorded together (``asyncio.gather``, threads) are written
       in the order their requests were sent (``tooltape.testing.vcr.send_order``);
     - vcrpy skips its patchers for HTTP libraries that are not installed;
     - a recorded response header or reason past ASCII replays through httpx (vcrpy's own
       httpx stub fails it, ``tooltape.testing.vcr.httpx_text``);
+    - a response the server cut off mid-body while recording is noted on its cassette
+      (``tooltape.testing.vcr.cut_responses``): it cannot be recorded;
     - ``unrecorded``, a request hook run before all others, keeps the requests it
       returns ``None`` for out of every cassette (the plugin's
       ``tooltape.testing.vcr.telemetry.UnrecordedTelemetry``).
     """
     replay_any_text()
+    record_matches_taken()  # inside the send order's wrapper: what it sends gets a place
     record_in_send_order()
+    note_cut_responses()
     policy = live_policy(scrub)
     recorder.serializer = SERIALIZER
     recorder.register_serializer(

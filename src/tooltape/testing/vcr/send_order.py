@@ -30,6 +30,10 @@ __all__ = ["in_send_order", "record_in_send_order"]
 _SENT = "tooltape_sent"
 """The attribute a recorded request's place in sending is kept in."""
 
+_PLACING = "tooltape_places_sent"
+"""Marks vcrpy's ``_vcr_request`` as wrapped by :func:`_placed_when_sent` (a mark
+``functools.wraps`` hands on to the wrappers around it)."""
+
 _places = itertools.count()
 _recording = threading.Lock()
 
@@ -44,6 +48,7 @@ def _placed_when_sent(vcr_request: Callable[..., Any]) -> Callable[..., Any]:
             setattr(request, _SENT, next(_places))
         return request, response
 
+    setattr(sent, _PLACING, True)
     return sent
 
 
@@ -71,7 +76,7 @@ def record_in_send_order() -> None:
     record = getattr(stubs, "_record_responses", None)
     if not callable(vcr_request) or not callable(record):
         return
-    if getattr(vcr_request, "__wrapped__", None) is None:
+    if not getattr(vcr_request, _PLACING, False):  # another wrapper may be inside
         stubs._vcr_request = _placed_when_sent(vcr_request)
     if getattr(record, "__wrapped__", None) is None:
         stubs._record_responses = _placed_when_recorded(record)

@@ -1,0 +1,182 @@
+"""Responses the server cut off mid-body while recording, noted on their cassette.
+
+vcrpy reads a response whole before the client sees any of it. A body the
+server cuts off (it closes the connection before the ``content-length`` or
+the last chunk) fails that read: the client gets a connection error (the
+OpenAI SDK retries it), and nothing is recorded. A test that expected the
+error passed, then failed its replay with "no cassette"; one whose retry was
+answered whole replays what it never saw. A cut cannot be recorded, so it is
+noted on the cassette (:func:`cut_responses`), and the pytest plugin fails
+the test with :func:`cut_message` and writes nothing.
+
+Covered: vcrpy's httpx stub (httpx and httpx2, sync and async: the OpenAI SDK)
+and its ``http.client`` stub (requests, urllib3).
+"""
+
+from __future__ import annotations
+
+import functools
+import http.client
+import importlib
+from collections.abc import AsyncIterator, Callable, Iterator, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from tooltape.testing.vcr._names import httpx_stubs
+
+__all__ = ["CutResponse", "cut_message", "cut_responses", "note_cut_responses"]
+
+_NOTED = "tooltape_cut_responses"
+"""The attribute of a vcrpy cassette its cut responses are kept in."""
+
+
+@dataclass(frozen=True, slots=True)
+class CutResponse:
+    """A response whose head arrived and whose body did not, whole."""
+
+    method: str
+    uri: str
+    error: str
+    """The client library's account of the cut (its exception's type and message)."""
+
+
+def _note(cassette: Any, method: str, uri: str, error: BaseException) -> None:
+    noted: list[CutResponse] | None = getattr(cassette, _NOTED, None)
+    if noted is None:
+        noted = []
+        setattr(cassette, _NOTED, noted)
+    kind = type(error)
+    noted.append(CutResponse(method, uri, f"{kind.__module__}.{kind.__qualname__}: {error}"))
+
+
+def cut_responses(cassette: Any) -> tuple[CutResponse, ...]:
+    """The responses cut off while ``cassette`` (a vcrpy cassette) recorded, in order."""
+    return tuple(getattr(cassette, _NOTED, ()))
+
+
+def cut_message(cuts: Sequence[CutResponse], path: str, show: Callable[[str], str]) -> str:
+    """Why the cassette at ``path`` was not written: ``cuts``, each request once with how
+    often it was cut (``show`` makes a URI fit to print: its credentials redacted)."""
+    counted: dict[tuple[str, str], list[CutResponse]] = {}
+    for cut in cuts:
+        counted.setdefault((cut.method, show(cut.uri)), []).append(cut)
+    lines = [
+        f"{method} {uri}"
+        + (f" ({len(same)} times)" if len(same) > 1 else "")
+        + f": {same[-1].error}"
+        for (method, uri), same in counted.items()
+    ]
+    what = (
+        f"its response to {lines[0]}"
+        if len(lines) == 1
+        else "its responses to:" + "".join(f"\n  {line}" for line in lines) + "\n"
+    )
+    return (
+        f"tooltape: the provider cut off {what}. A response cut off mid-body cannot be "
+        f"recorded (the recorder reads each response whole before the client sees it), so "
+        f"{path} was not written. Record again once the provider answers whole; to test how "
+        "the code handles a cut stream, script one with provider_faults.truncated_sse."
+    )
+
+
+class _Body:
+    """A real response's byte stream, noting on the cassette an error that cuts it."""
+
+    __slots__ = ("_cassette", "_method", "_stream", "_uri")
+
+    def __init__(self, stream: Any, cassette: Any, method: str, uri: str) -> None:
+        self._stream = stream
+        self._cassette = cassette
+        self._method = method
+        self._uri = uri
+
+    def __iter__(self) -> Iterator[bytes]:
+        try:
+            yield from self._stream
+        except Exception as error:
+            _note(self._cassette, self._method, self._uri, error)
+            raise
+
+    async def __aiter__(self) -> AsyncIterator[bytes]:
+        try:
+            async for part in self._stream:
+                yield part
+        except Exception as error:
+            _note(self._cassette, self._method, self._uri, error)
+            raise
+
+    def close(self) -> None:
+        self._stream.close()
+
+    async def aclose(self) -> None:
+        await self._stream.aclose()
+
+
+def _httpx_noting(handle: Callable[..., Any], *, asynchronous: bool) -> Callable[..., Any]:
+    """vcrpy's ``_vcr_handle_request`` (or its async twin) with the real response's body
+    read through :class:`_Body` (the stub reads it whole, then replaces it)."""
+
+    @functools.wraps(handle)
+    def handled(
+        cassette: Any, real: Callable[..., Any], transport: Any, request: Any, httpx: Any
+    ) -> Any:
+        method, uri = str(request.method), str(request.url)
+
+        def body_noted(response: Any) -> Any:
+            response.stream = _Body(response.stream, cassette, method, uri)
+            return response
+
+        async def sent_async(*call: Any) -> Any:
+            return body_noted(await real(*call))
+
+        def sent(*call: Any) -> Any:
+            return body_noted(real(*call))
+
+        return handle(cassette, sent_async if asynchronous else sent, transport, request, httpx)
+
+    return handled
+
+
+def _cut_read(error: BaseException) -> bool:
+    """Whether ``error`` (or one it wraps) is ``http.client``'s account of a cut body."""
+    seen: set[int] = set()
+    pending: list[object] = [error]
+    while pending:
+        current = pending.pop()
+        if not isinstance(current, BaseException) or id(current) in seen:
+            continue
+        if isinstance(current, http.client.IncompleteRead):
+            return True
+        seen.add(id(current))
+        pending.extend((current.__cause__, current.__context__, *current.args))
+    return False
+
+
+def _http_client_noting(getresponse: Callable[..., Any]) -> Callable[..., Any]:
+    """vcrpy's ``VCRConnection.getresponse``, noting a body that arrived cut."""
+
+    @functools.wraps(getresponse)
+    def noted(self: Any, *args: Any, **kwargs: Any) -> Any:
+        try:
+            return getresponse(self, *args, **kwargs)
+        except Exception as error:
+            request = getattr(self, "_vcr_request", None)
+            if request is not None and _cut_read(error):
+                _note(self.cassette, request.method, request.uri, error)
+            raise
+
+    return noted
+
+
+def note_cut_responses() -> None:
+    """Have vcrpy's httpx and ``http.client`` stubs note cut responses on their cassette
+    (once; a vcrpy without the functions wrapped is left alone)."""
+    stubs = httpx_stubs()
+    for name, asynchronous in (("_vcr_handle_request", False), ("_vcr_handle_async_request", True)):
+        handle = getattr(stubs, name, None)
+        if callable(handle) and getattr(handle, "__wrapped__", None) is None:
+            setattr(stubs, name, _httpx_noting(handle, asynchronous=asynchronous))
+    connection: Any = getattr(importlib.import_module("vcr.stubs"), "VCRConnection", None)
+    getresponse = getattr(connection, "getresponse", None)
+    if callable(getresponse) and getattr(getresponse, "__wrapped__", None) is None:
+        connection.getresponse = _http_client_noting(getresponse)
