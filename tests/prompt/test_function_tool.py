@@ -8,8 +8,10 @@ parameter the model sees; a plain return value is wrapped in
 cannot be described to a model are refused with ``PromptValidationError``.
 """
 
+from dataclasses import dataclass, field
 from typing import Any
 
+import pydantic
 import pytest
 
 from tooltape import PromptValidationError, Tool, ToolContext, ToolResult
@@ -185,3 +187,41 @@ def test_a_function_returning_an_awaitable_fails_the_call(tool_context: ToolCont
 
     with pytest.raises(TypeError, match=r"fetch_later returned a coroutine.*await"):
         call(Tool.from_function(fetch_later), {"url": "https://example.com"}, tool_context)
+
+
+@dataclass
+class Filters:
+    """A plain (unhashable) dataclass: what most people write."""
+
+    tags: list[str] = field(default_factory=lambda: ["all"])
+
+
+class Paging(pydantic.BaseModel):
+    size: int = 20
+
+
+def test_a_default_of_a_mutable_type_is_kept_and_never_shared_between_calls(
+    tool_context: ToolContext,
+) -> None:
+    seen: list[tuple[Filters, Paging, list[str]]] = []
+
+    # what a user writes: mutable defaults, as ruff's B006/B008 warn
+    def search(
+        query: str,
+        filters: Filters = Filters(),  # noqa: B008
+        paging: Paging = Paging(),  # noqa: B008
+        tags: list[str] = [],  # noqa: B006
+    ) -> int:
+        """Search."""
+        filters.tags.append(query)
+        tags.append(query)
+        seen.append((filters, paging, tags))
+        return paging.size
+
+    tool = Tool.from_function(search)
+    assert tool.parameters_schema()["required"] == ["query"]
+    assert call(tool, {"query": "a"}, tool_context).value == 20
+    assert call(tool, {"query": "b"}, tool_context).value == 20
+    # each call starts from the default as written, whatever an earlier call did to it
+    assert [(f.tags, t) for f, _, t in seen] == [(["all", "a"], ["a"]), (["all", "b"], ["b"])]
+    assert call(tool, {"query": "c", "paging": {"size": 5}}, tool_context).value == 5

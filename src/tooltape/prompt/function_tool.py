@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import copy
 import dataclasses
+import functools
 import inspect
 import typing
 from collections.abc import Callable
@@ -27,6 +29,20 @@ def _docstring_summary(fn: Callable[..., Any]) -> str | None:
 
 def _camel(name: str) -> str:
     return "".join(part.capitalize() for part in name.replace("-", "_").split("_")) or "Tool"
+
+
+def _field(default: object, empty: object) -> Any:
+    """The params dataclass field of a parameter with this default.
+
+    A default of a type without a hash (a list, a plain dataclass, a pydantic
+    model) is not allowed as a dataclass default; each call gets a copy of it
+    instead, so a handler that changes it never changes the next call's.
+    """
+    if default is empty:
+        return dataclasses.field()
+    if type(default).__hash__ is None:
+        return dataclasses.field(default_factory=functools.partial(copy.deepcopy, default))
+    return dataclasses.field(default=default)
 
 
 def function_tool(
@@ -63,12 +79,7 @@ def function_tool(
                 f"{owner}: parameter {param.name!r} has no type annotation; annotate it "
                 "(for example `x: int`)."
             )
-        default = (
-            dataclasses.field()
-            if param.default is param.empty
-            else dataclasses.field(default=param.default)
-        )
-        fields.append((param.name, hints[param.name], default))
+        fields.append((param.name, hints[param.name], _field(param.default, param.empty)))
 
     tool_name = name if name is not None else getattr(fn, "__name__", "")
     summary = description if description is not None else _docstring_summary(fn)
