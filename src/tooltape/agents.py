@@ -20,7 +20,7 @@ import threading
 from collections.abc import Iterator, Sequence
 from concurrent.futures import Future, wait
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from tooltape.prompt import (
@@ -125,10 +125,20 @@ class _ChildRunner:
             )
         outcome: Future[object] = Future()
         adapter, bus, session = context.adapter, context.event_bus, context.session
+        # The child's tools stop when this call stops waiting for it: a child it
+        # abandons may still talk to the provider, but runs nothing more.
+        deadline = datetime.now(UTC) + timedelta(seconds=timeout)
+        if context.deadline is not None and context.deadline < deadline:
+            # the wait for a slot took part of what was left before the parent's deadline
+            deadline, limited_by = context.deadline, "the evaluation deadline"
+            timeout = max((deadline - datetime.now(UTC)).total_seconds(), 0.0)
 
         def run() -> None:
             try:
-                outcome.set_result(adapter.evaluate(self.child, params, bus=bus, session=session))
+                response = adapter.evaluate(
+                    self.child, params, bus=bus, session=session, deadline=deadline
+                )
+                outcome.set_result(response)
             except BaseException as exc:
                 outcome.set_exception(exc)
             finally:
@@ -186,9 +196,10 @@ def prompt_tool(
     adapter may run several tool calls of one response on threads); a call
     waits up to ``child_timeout_sec`` for a slot, then up to
     ``child_timeout_sec`` (or the evaluation deadline, if sooner) for the
-    child. A child that runs longer is abandoned (a thread cannot be killed:
-    it finishes in the background and keeps its slot until then) and the call
-    fails with a message saying so.
+    child, which is evaluated with that moment as its deadline. A child that
+    runs longer is abandoned and the call fails with a message saying so; the
+    child runs no tool after it (a tool running then finishes: a thread cannot
+    be killed), and it keeps its slot until its evaluation ends.
     """
     owner = f"prompt_tool {name!r}"
     if not isinstance(prompt, Prompt):
