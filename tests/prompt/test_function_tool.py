@@ -85,6 +85,35 @@ def test_keyword_only_context_is_injected_and_hidden_from_the_model(
     assert result.value == "in " + tool_context.prompt.name
 
 
+def test_a_positional_context_for_the_tool_context_is_refused_saying_to_make_it_keyword_only() -> (
+    None
+):
+    def whoami(prefix: str, context: ToolContext) -> str:
+        """Say which prompt is running."""
+        return prefix
+
+    def untyped(prefix: str, context) -> str:  # pyright: ignore[reportMissingParameterType]
+        """Say which prompt is running."""
+        return prefix
+
+    for fn in (whoami, untyped):
+        with pytest.raises(PromptValidationError) as raised:
+            Tool.from_function(fn)
+        message = str(raised.value)
+        assert "parameter 'context'" in message
+        assert f"def {fn.__name__}(prefix: str, *, context: ToolContext)" in message
+
+
+def test_a_model_parameter_may_be_called_context(tool_context: ToolContext) -> None:
+    def summarize(text: str, context: str = "") -> str:
+        """Summarize a text."""
+        return f"{context}: {text}"
+
+    tool = Tool.from_function(summarize)
+    assert set(tool.parameters_schema()["properties"]) == {"text", "context"}
+    assert call(tool, {"text": "t", "context": "c"}, tool_context).value == "c: t"
+
+
 def test_defaulted_parameters_are_optional_and_keep_their_default(
     tool_context: ToolContext,
 ) -> None:

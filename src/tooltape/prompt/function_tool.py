@@ -10,12 +10,12 @@ import typing
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from tooltape.prompt.context import ToolContext
 from tooltape.prompt.errors import PromptValidationError
 from tooltape.prompt.result import ToolResult
 from tooltape.prompt.signature import describe, refuse_async_tool, signature_of
 
 if TYPE_CHECKING:
-    from tooltape.prompt.context import ToolContext
     from tooltape.prompt.tool import Tool
 
 
@@ -45,6 +45,14 @@ def _field(default: object, empty: object) -> Any:
     return dataclasses.field(default=default)
 
 
+def _with_keyword_only_context(sig: inspect.Signature) -> str:
+    """``sig`` with its ``context`` parameter moved after a ``*`` (annotated ``ToolContext``)."""
+    params = [p for p in sig.parameters.values() if p.name != "context"]
+    context = inspect.Parameter("context", inspect.Parameter.KEYWORD_ONLY, annotation="ToolContext")
+    text = str(sig.replace(parameters=[*params, context], return_annotation=sig.empty))
+    return text.replace("'ToolContext'", "ToolContext")
+
+
 def function_tool(
     fn: Callable[..., Any],
     *,
@@ -69,6 +77,12 @@ def function_tool(
         if param.name == "context" and param.kind == param.KEYWORD_ONLY:
             takes_context = True
             continue
+        if param.name == "context" and hints.get("context", ToolContext) is ToolContext:
+            raise PromptValidationError(
+                f"{owner}: parameter 'context' gets the ToolContext only when it is keyword-only; "
+                f"write it after a `*`: `def {getattr(fn, '__name__', 'tool')}"
+                f"{_with_keyword_only_context(sig)}`."
+            )
         if param.kind in (param.VAR_POSITIONAL, param.VAR_KEYWORD):
             raise PromptValidationError(
                 f"{owner}: *{param.name} parameters cannot be described to a model; "
