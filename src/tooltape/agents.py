@@ -33,6 +33,8 @@ from tooltape.prompt import (
     ToolResult,
 )
 from tooltape.prompt.tool import ToolSource
+from tooltape.runtime.answers import failure_detail
+from tooltape.runtime.secret_free import without_secrets
 
 __all__ = ["AgentRequest", "AgentTool", "prompt_tool"]
 
@@ -158,9 +160,10 @@ class _ChildRunner:
             )
         error = outcome.exception()
         if isinstance(error, PromptEvaluationError):
-            return self._fail(f"evaluation failed in phase {error.phase!r}: {error.message}")
+            detail = without_secrets(error.message)
+            return self._fail(f"evaluation failed in phase {error.phase!r}: {detail}")
         if error is not None:
-            return self._fail(f"evaluation failed: {type(error).__name__}: {error}")
+            return self._fail(f"evaluation failed: {type(error).__name__}: {failure_detail(error)}")
         text: object = getattr(outcome.result(), "text", None)
         if not isinstance(text, str):
             return self._fail(f"the adapter returned {type(outcome.result()).__name__}, no text.")

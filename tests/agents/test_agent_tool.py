@@ -210,6 +210,27 @@ def test_any_child_exception_is_a_failed_result() -> None:
     assert "boom" in result.message
 
 
+def test_a_child_failure_reaches_the_parent_model_without_credentials(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    key = "ghp_0123456789abcdefghijABCDEFGHIJ012345"
+    monkeypatch.setenv("GITHUB_TOKEN", key)
+    failures: list[BaseException] = [
+        RuntimeError(f"GitHub refused {key}"),
+        PromptEvaluationError(f"proxy echoed {key}", prompt_name="researcher", phase="request"),
+    ]
+    for failure in failures:
+        h = harness(
+            prompt_tool(child_prompt(), name="researcher", description="R."),
+            ScriptedAdapter(error=failure),
+        )
+
+        result = ask(h, "hello")
+
+        assert key not in result.message
+        assert "[GITHUB_TOKEN]" in result.message
+
+
 def test_a_slow_child_times_out_with_a_failed_result_saying_so() -> None:
     tool = prompt_tool(child_prompt(), name="researcher", description="R.", child_timeout_sec=0.2)
     h = harness(tool, ScriptedAdapter(delay=2.0))
