@@ -20,7 +20,7 @@ import threading
 from collections.abc import Iterator, Sequence
 from concurrent.futures import Future, wait
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from tooltape.prompt import (
@@ -33,6 +33,8 @@ from tooltape.prompt import (
     ToolResult,
 )
 from tooltape.prompt.tool import ToolSource
+from tooltape.runtime.answers import failure_detail
+from tooltape.runtime.secret_free import without_secrets
 
 __all__ = ["AgentRequest", "AgentTool", "prompt_tool"]
 
@@ -125,10 +127,20 @@ class _ChildRunner:
             )
         outcome: Future[object] = Future()
         adapter, bus, session = context.adapter, context.event_bus, context.session
+        # The child's tools stop when this call stops waiting for it: a child it
+        # abandons may still talk to the provider, but runs nothing more.
+        deadline = datetime.now(UTC) + timedelta(seconds=timeout)
+        if context.deadline is not None and context.deadline < deadline:
+            # the wait for a slot took part of what was left before the parent's deadline
+            deadline, limited_by = context.deadline, "the evaluation deadline"
+            timeout = max((deadline - datetime.now(UTC)).total_seconds(), 0.0)
 
         def run() -> None:
             try:
-                outcome.set_result(adapter.evaluate(self.child, params, bus=bus, session=session))
+                response = adapter.evaluate(
+                    self.child, params, bus=bus, session=session, deadline=deadline
+                )
+                outcome.set_result(response)
             except BaseException as exc:
                 outcome.set_exception(exc)
             finally:
@@ -148,9 +160,10 @@ class _ChildRunner:
             )
         error = outcome.exception()
         if isinstance(error, PromptEvaluationError):
-            return self._fail(f"evaluation failed in phase {error.phase!r}: {error.message}")
+            detail = without_secrets(error.message)
+            return self._fail(f"evaluation failed in phase {error.phase!r}: {detail}")
         if error is not None:
-            return self._fail(f"evaluation failed: {type(error).__name__}: {error}")
+            return self._fail(f"evaluation failed: {type(error).__name__}: {failure_detail(error)}")
         text: object = getattr(outcome.result(), "text", None)
         if not isinstance(text, str):
             return self._fail(f"the adapter returned {type(outcome.result()).__name__}, no text.")
@@ -186,9 +199,10 @@ def prompt_tool(
     adapter may run several tool calls of one response on threads); a call
     waits up to ``child_timeout_sec`` for a slot, then up to
     ``child_timeout_sec`` (or the evaluation deadline, if sooner) for the
-    child. A child that runs longer is abandoned (a thread cannot be killed:
-    it finishes in the background and keeps its slot until then) and the call
-    fails with a message saying so.
+    child, which is evaluated with that moment as its deadline. A child that
+    runs longer is abandoned and the call fails with a message saying so; the
+    child runs no tool after it (a tool running then finishes: a thread cannot
+    be killed), and it keeps its slot until its evaluation ends.
     """
     owner = f"prompt_tool {name!r}"
     if not isinstance(prompt, Prompt):

@@ -314,6 +314,39 @@ def test_strict_wire_nulls_fall_back_to_dataclass_defaults(faults: ProviderFault
     assert received == [Greeting("Ada")]
 
 
+@dataclass
+class Filters:
+    tags: list[str] = field(default_factory=lambda: ["all"])
+
+
+def test_strict_wire_nulls_fall_back_to_a_functions_mutable_defaults(
+    faults: ProviderFaults,
+) -> None:
+    received: list[tuple[str, Filters, list[str]]] = []
+
+    # what a user writes: mutable defaults, as ruff's B006/B008 warn
+    def search(query: str, filters: Filters = Filters(), seen: list[str] = []) -> str:  # noqa: B006, B008
+        """Search the catalogue."""
+        received.append((query, filters, seen))
+        return query
+
+    prompt = Prompt(
+        ns="t",
+        key="s",
+        sections=[MarkdownSection(title="T", template="hi", tools=[Tool.from_function(search)])],
+    )
+    adapter = OpenAIAdapter("gpt-5", client=faults.client())
+    spec = adapter.build_request(prompt)["tools"][0]
+    assert spec["strict"] is True and spec["parameters"]["required"] == ["query", "filters", "seen"]
+    calls = [
+        function_call("search", {"query": "a", "filters": None, "seen": None}, "c1"),
+        function_call("search", {"query": "b", "filters": {"tags": ["new"]}, "seen": ["x"]}, "c2"),
+    ]
+    faults.script(faults.ok(faults.response_json(output=calls)), faults.ok())
+    adapter.evaluate(prompt)
+    assert received == [("a", Filters(), []), ("b", Filters(["new"]), ["x"])]
+
+
 def test_tool_choice_maps_names_to_the_wire_and_relaxes_after_the_first_round(
     faults: ProviderFaults,
 ) -> None:

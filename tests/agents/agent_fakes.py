@@ -26,6 +26,7 @@ class EvaluateCall:
     bus: object
     session: object
     thread: str
+    deadline: object = None
 
 
 @dataclass
@@ -53,7 +54,14 @@ class ScriptedAdapter:
     ) -> PromptResponse[Any]:
         with self._lock:
             self.calls.append(
-                EvaluateCall(prompt, params, bus, session, threading.current_thread().name)
+                EvaluateCall(
+                    prompt,
+                    params,
+                    bus,
+                    session,
+                    threading.current_thread().name,
+                    options.get("deadline"),
+                )
             )
             self.running += 1
             self.peak = max(self.peak, self.running)

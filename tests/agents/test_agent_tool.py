@@ -210,6 +210,27 @@ def test_any_child_exception_is_a_failed_result() -> None:
     assert "boom" in result.message
 
 
+def test_a_child_failure_reaches_the_parent_model_without_credentials(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    key = "ghp_0123456789abcdefghijABCDEFGHIJ012345"
+    monkeypatch.setenv("GITHUB_TOKEN", key)
+    failures: list[BaseException] = [
+        RuntimeError(f"GitHub refused {key}"),
+        PromptEvaluationError(f"proxy echoed {key}", prompt_name="researcher", phase="request"),
+    ]
+    for failure in failures:
+        h = harness(
+            prompt_tool(child_prompt(), name="researcher", description="R."),
+            ScriptedAdapter(error=failure),
+        )
+
+        result = ask(h, "hello")
+
+        assert key not in result.message
+        assert "[GITHUB_TOKEN]" in result.message
+
+
 def test_a_slow_child_times_out_with_a_failed_result_saying_so() -> None:
     tool = prompt_tool(child_prompt(), name="researcher", description="R.", child_timeout_sec=0.2)
     h = harness(tool, ScriptedAdapter(delay=2.0))
@@ -282,6 +303,29 @@ def test_a_call_that_cannot_get_a_slot_in_time_fails() -> None:
     assert "did not finish" in first.message
     assert not second.success
     assert "parallel slots stayed busy" in second.message
+
+
+def test_waiting_for_a_slot_never_stretches_the_wait_past_the_evaluation_deadline() -> None:
+    tool = prompt_tool(
+        child_prompt(), name="researcher", description="R.", max_parallel=1, child_timeout_sec=60
+    )
+    busy = harness(tool, ScriptedAdapter(delay=0.6))  # holds the one slot for 0.6s
+    slow = ScriptedAdapter(delay=5.0)
+    h = harness(tool, slow, deadline=datetime.now(UTC) + timedelta(seconds=1.0))
+    holder = threading.Thread(target=ask, args=(busy, "first"))
+    holder.start()
+    time.sleep(0.05)
+    started = time.monotonic()
+    try:
+        result = ask(h, "second")
+    finally:
+        holder.join()
+
+    assert not result.success
+    assert "the evaluation deadline" in result.message
+    # the slot came free after 0.6s; the deadline was 0.4s after that, not a full second
+    assert time.monotonic() - started < 1.3
+    assert slow.calls and slow.calls[0].deadline == h.executor.deadline
 
 
 def test_invalid_arguments_never_reach_the_child() -> None:

@@ -95,6 +95,10 @@ def test_several_problems_are_reported_together(tmp_path: Path) -> None:
         ("---\nname: [unclosed\n---\nBody\n", "not valid YAML"),
         ("---\n- a\n- b\n---\nBody\n", "is a list, not a mapping"),
         ("---\nname: a\n---\n\n   \n", "no instruction text"),
+        (
+            "---\nname: a\ndescription: b\nThe instructions.\n",
+            "front matter opened by `---` on line 1 is never closed",
+        ),
     ],
 )
 def test_file_level_errors(tmp_path: Path, text: str, fragment: str) -> None:

@@ -149,6 +149,20 @@ def test_a_transport_exception_becomes_a_failed_result() -> None:
     assert "MCP server 'srv' could not run tool 'ping': OSError: EPIPE" in result.message
 
 
+def test_a_transport_exception_reaches_the_model_without_the_environments_credentials(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    token = "mcp-token-0123456789abcdefghij"
+    monkeypatch.setenv("NOTES_TOKEN", token)
+    failure = ConnectionError(f"refused https://notes.example/mcp?access_token={token}")
+    tool = mcp_tool("notes", remote("ping", {"type": "object"}), RecordingCaller(failure))
+
+    result = tool.handler({}, context=None)  # type: ignore[arg-type, misc]
+
+    assert token not in result.message
+    assert "ConnectionError: refused https://notes.example/mcp?access_token=" in result.message
+
+
 def test_a_server_name_too_long_for_a_description_still_gets_a_valid_tool() -> None:
     tool = mcp_tool(
         "srv", remote("ping", {"type": "object"}, description=None), RecordingCaller(Exception())

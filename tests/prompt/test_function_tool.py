@@ -8,8 +8,10 @@ parameter the model sees; a plain return value is wrapped in
 cannot be described to a model are refused with ``PromptValidationError``.
 """
 
+from dataclasses import dataclass, field
 from typing import Any
 
+import pydantic
 import pytest
 
 from tooltape import PromptValidationError, Tool, ToolContext, ToolResult
@@ -81,6 +83,35 @@ def test_keyword_only_context_is_injected_and_hidden_from_the_model(
     result = call(tool, {"prefix": "in "}, tool_context)
     assert seen == [tool_context]
     assert result.value == "in " + tool_context.prompt.name
+
+
+def test_a_positional_context_for_the_tool_context_is_refused_saying_to_make_it_keyword_only() -> (
+    None
+):
+    def whoami(prefix: str, context: ToolContext) -> str:
+        """Say which prompt is running."""
+        return prefix
+
+    def untyped(prefix: str, context) -> str:  # pyright: ignore[reportMissingParameterType]
+        """Say which prompt is running."""
+        return prefix
+
+    for fn in (whoami, untyped):
+        with pytest.raises(PromptValidationError) as raised:
+            Tool.from_function(fn)
+        message = str(raised.value)
+        assert "parameter 'context'" in message
+        assert f"def {fn.__name__}(prefix: str, *, context: ToolContext)" in message
+
+
+def test_a_model_parameter_may_be_called_context(tool_context: ToolContext) -> None:
+    def summarize(text: str, context: str = "") -> str:
+        """Summarize a text."""
+        return f"{context}: {text}"
+
+    tool = Tool.from_function(summarize)
+    assert set(tool.parameters_schema()["properties"]) == {"text", "context"}
+    assert call(tool, {"text": "t", "context": "c"}, tool_context).value == "c: t"
 
 
 def test_defaulted_parameters_are_optional_and_keep_their_default(
@@ -185,3 +216,41 @@ def test_a_function_returning_an_awaitable_fails_the_call(tool_context: ToolCont
 
     with pytest.raises(TypeError, match=r"fetch_later returned a coroutine.*await"):
         call(Tool.from_function(fetch_later), {"url": "https://example.com"}, tool_context)
+
+
+@dataclass
+class Filters:
+    """A plain (unhashable) dataclass: what most people write."""
+
+    tags: list[str] = field(default_factory=lambda: ["all"])
+
+
+class Paging(pydantic.BaseModel):
+    size: int = 20
+
+
+def test_a_default_of_a_mutable_type_is_kept_and_never_shared_between_calls(
+    tool_context: ToolContext,
+) -> None:
+    seen: list[tuple[Filters, Paging, list[str]]] = []
+
+    # what a user writes: mutable defaults, as ruff's B006/B008 warn
+    def search(
+        query: str,
+        filters: Filters = Filters(),  # noqa: B008
+        paging: Paging = Paging(),  # noqa: B008
+        tags: list[str] = [],  # noqa: B006
+    ) -> int:
+        """Search."""
+        filters.tags.append(query)
+        tags.append(query)
+        seen.append((filters, paging, tags))
+        return paging.size
+
+    tool = Tool.from_function(search)
+    assert tool.parameters_schema()["required"] == ["query"]
+    assert call(tool, {"query": "a"}, tool_context).value == 20
+    assert call(tool, {"query": "b"}, tool_context).value == 20
+    # each call starts from the default as written, whatever an earlier call did to it
+    assert [(f.tags, t) for f, _, t in seen] == [(["all", "a"], ["a"]), (["all", "b"], ["b"])]
+    assert call(tool, {"query": "c", "paging": {"size": 5}}, tool_context).value == 5

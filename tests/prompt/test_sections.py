@@ -329,3 +329,43 @@ def test_rendered_prompt_finds_tools_by_name() -> None:
     assert rendered.tool("c1") is rendered.tools[3]
     assert rendered.hosted_tool("hb") is rendered.hosted_tools[1]
     assert rendered.tool("missing") is None
+
+
+def _noop_hook(ctx: Any, args: Any, call_next: Any) -> Any:
+    return call_next(args)
+
+
+@pytest.mark.parametrize(
+    ("build", "fragment"),
+    [
+        (
+            lambda: Prompt(ns="t", key="p", sections=MarkdownSection(title="T", template="x")),
+            "Prompt 'p': sections must be a list of Section, got MarkdownSection; "
+            "write sections=[...]",
+        ),
+        (
+            lambda: Prompt(ns="t", key="p", sections=[], tool_hooks=_noop_hook),
+            "Prompt 'p': tool_hooks must be a list of hooks, got function; write tool_hooks=[...]",
+        ),
+        (
+            lambda: Section(title="A", tools=tool("lookup")),
+            "Section 'a': tools must be a list of Tool, got Tool; write tools=[...]",
+        ),
+        (
+            lambda: Section(title="A", children=Section(title="B")),
+            "Section 'a': children must be a list of Section, got Section; write children=[...]",
+        ),
+        (
+            lambda: Section(title="A", hosted_tools=hosted("search")),
+            "Section 'a': hosted_tools must be a list of HostedTool, got HostedTool; "
+            "write hosted_tools=[...]",
+        ),
+    ],
+    ids=["sections", "tool_hooks", "tools", "children", "hosted_tools"],
+)
+def test_one_item_where_a_list_belongs_is_refused_naming_the_argument(
+    build: Any, fragment: str
+) -> None:
+    with pytest.raises(PromptValidationError) as raised:
+        build()
+    assert fragment in str(raised.value)

@@ -178,6 +178,7 @@ FIXES: dict[str, str] = {
     "child_timeout_sec": "use seconds greater than 0, e.g. `child_timeout_sec: 120`.",
 }
 
+_OPENING = re.compile(r"\A\ufeff?---[ \t]*\r?\n")
 _FRONT_MATTER = re.compile(
     r"\A\ufeff?---[ \t]*\r?\n(?P<yaml>.*?)^(?:---|\.\.\.)[ \t]*(?:\r?\n|\Z)(?P<body>.*)\Z",
     re.DOTALL | re.MULTILINE,
@@ -255,6 +256,13 @@ def _validation_error(path: Path, error: ValidationError) -> CardError:
 def parse_card(path: Path, text: str) -> tuple[CardFrontMatter, str]:
     """The validated front matter and the body text of a card file."""
     match = _FRONT_MATTER.match(text)
+    if match is None and _OPENING.match(text):
+        raise CardError(
+            path,
+            None,
+            "the front matter opened by `---` on line 1 is never closed",
+            "end the YAML fields with a line `---`, then write the instruction text.",
+        )
     if match is None:
         raise CardError(
             path,

@@ -23,6 +23,7 @@ from tooltape.prompt import Tool, ToolContext, ToolResult
 from tooltape.prompt.naming import DESCRIPTION_MAX_LENGTH, check_description, check_tool_name
 from tooltape.prompt.strict import strict_mode_problems
 from tooltape.prompt.tool import ToolSource
+from tooltape.runtime.answers import failure_detail
 
 if TYPE_CHECKING:
     from mcp.types import CallToolResult
@@ -119,10 +120,10 @@ class _RemoteCall:
         try:
             result = self.caller.call_tool(self.remote_name, params)
         except Exception as exc:
-            detail = str(exc).strip() or "no details"
             return ToolResult.error(
                 f"MCP server {self.server!r} could not run tool {self.remote_name!r}: "
-                f"{type(exc).__name__}: {detail}. Retry later or continue without this tool."
+                f"{type(exc).__name__}: {failure_detail(exc)}. Retry later or continue without "
+                "this tool."
             )
         return call_result(self.server, self.remote_name, result)
 

@@ -2,18 +2,20 @@
 
 from __future__ import annotations
 
+import copy
 import dataclasses
+import functools
 import inspect
 import typing
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from tooltape.prompt.context import ToolContext
 from tooltape.prompt.errors import PromptValidationError
 from tooltape.prompt.result import ToolResult
 from tooltape.prompt.signature import describe, refuse_async_tool, signature_of
 
 if TYPE_CHECKING:
-    from tooltape.prompt.context import ToolContext
     from tooltape.prompt.tool import Tool
 
 
@@ -27,6 +29,28 @@ def _docstring_summary(fn: Callable[..., Any]) -> str | None:
 
 def _camel(name: str) -> str:
     return "".join(part.capitalize() for part in name.replace("-", "_").split("_")) or "Tool"
+
+
+def _field(default: object, empty: object) -> Any:
+    """The params dataclass field of a parameter with this default.
+
+    A default of a type without a hash (a list, a plain dataclass, a pydantic
+    model) is not allowed as a dataclass default; each call gets a copy of it
+    instead, so a handler that changes it never changes the next call's.
+    """
+    if default is empty:
+        return dataclasses.field()
+    if type(default).__hash__ is None:
+        return dataclasses.field(default_factory=functools.partial(copy.deepcopy, default))
+    return dataclasses.field(default=default)
+
+
+def _with_keyword_only_context(sig: inspect.Signature) -> str:
+    """``sig`` with its ``context`` parameter moved after a ``*`` (annotated ``ToolContext``)."""
+    params = [p for p in sig.parameters.values() if p.name != "context"]
+    context = inspect.Parameter("context", inspect.Parameter.KEYWORD_ONLY, annotation="ToolContext")
+    text = str(sig.replace(parameters=[*params, context], return_annotation=sig.empty))
+    return text.replace("'ToolContext'", "ToolContext")
 
 
 def function_tool(
@@ -53,6 +77,12 @@ def function_tool(
         if param.name == "context" and param.kind == param.KEYWORD_ONLY:
             takes_context = True
             continue
+        if param.name == "context" and hints.get("context", ToolContext) is ToolContext:
+            raise PromptValidationError(
+                f"{owner}: parameter 'context' gets the ToolContext only when it is keyword-only; "
+                f"write it after a `*`: `def {getattr(fn, '__name__', 'tool')}"
+                f"{_with_keyword_only_context(sig)}`."
+            )
         if param.kind in (param.VAR_POSITIONAL, param.VAR_KEYWORD):
             raise PromptValidationError(
                 f"{owner}: *{param.name} parameters cannot be described to a model; "
@@ -63,12 +93,7 @@ def function_tool(
                 f"{owner}: parameter {param.name!r} has no type annotation; annotate it "
                 "(for example `x: int`)."
             )
-        default = (
-            dataclasses.field()
-            if param.default is param.empty
-            else dataclasses.field(default=param.default)
-        )
-        fields.append((param.name, hints[param.name], default))
+        fields.append((param.name, hints[param.name], _field(param.default, param.empty)))
 
     tool_name = name if name is not None else getattr(fn, "__name__", "")
     summary = description if description is not None else _docstring_summary(fn)

@@ -7,6 +7,7 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Generic, TypeVar
 
+from tooltape.prompt.declared import declared_list
 from tooltape.prompt.errors import PromptRenderError, PromptValidationError
 from tooltape.prompt.generic import Specializable
 from tooltape.prompt.hosted import HostedTool
@@ -79,12 +80,15 @@ class Prompt(Specializable, Generic[OutputT]):
         self.ns = ns
         self.key = key
         self.name = name or key
-        self.sections: tuple[Section[Any], ...] = tuple(sections)
+        owner = f"Prompt {self.name!r}"
+        self.sections: tuple[Section[Any], ...] = declared_list(
+            sections, what="sections", items="Section", owner=owner
+        )
         self.output_type: type[OutputT] | None = output_type
-        for hook in tool_hooks:
-            owner = f"Prompt {self.name!r} tool hook"
-            check_positional_call(hook, 3, owner=owner, shape=HOOK_SHAPE)
-        self.tool_hooks: tuple[Callable[..., Any], ...] = tuple(tool_hooks)
+        hooks = declared_list(tool_hooks, what="tool_hooks", items="hooks", owner=owner)
+        for hook in hooks:
+            check_positional_call(hook, 3, owner=f"{owner} tool hook", shape=HOOK_SHAPE)
+        self.tool_hooks: tuple[Callable[..., Any], ...] = hooks
         self._nodes = tuple(_walk(self.sections))
         self._check_tree()
 

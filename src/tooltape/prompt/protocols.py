@@ -24,11 +24,22 @@ class SessionProtocol(Protocol):
 
 
 class ProviderAdapter(Protocol):
-    """What a tool may ask of the adapter evaluating its prompt (for nested prompts)."""
+    """What a tool may ask of the adapter evaluating its prompt (for nested prompts).
+
+    ``deadline`` (an aware ``datetime``) is when the evaluation's tools stop
+    running: an agent tool gives its child one, so a child it stopped waiting
+    for runs no more tools.
+    """
 
     @property
     def name(self) -> str: ...
 
     def evaluate(
-        self, prompt: Any, /, *params: Any, bus: Any = None, session: Any = None
+        self,
+        prompt: Any,
+        /,
+        *params: Any,
+        bus: Any = None,
+        session: Any = None,
+        deadline: Any = None,
     ) -> Any: ...

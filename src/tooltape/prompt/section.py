@@ -8,6 +8,7 @@ from collections.abc import Callable, Sequence
 from string import Template
 from typing import Any, ClassVar, Generic, Self, TypeVar, cast
 
+from tooltape.prompt.declared import declared_list
 from tooltape.prompt.errors import PromptRenderError, PromptValidationError
 from tooltape.prompt.generic import Specializable
 from tooltape.prompt.hosted import HostedTool
@@ -73,9 +74,16 @@ class Section(Specializable, Generic[ParamsT]):
             )
         self.params_type: type[ParamsT] | None = params_type
         self.default_params = default_params
-        self.children: tuple[Section[Any], ...] = tuple(children)
+        owner = f"Section {self.key!r}"
+        self.children: tuple[Section[Any], ...] = declared_list(
+            children, what="children", items="Section", owner=owner
+        )
         self.enabled = enabled
         self.accepts_overrides = accepts_overrides
+        tools = declared_list(tools, what="tools", items="Tool", owner=owner)
+        hosted_tools = declared_list(
+            hosted_tools, what="hosted_tools", items="HostedTool", owner=owner
+        )
         for tool in tools:
             if not isinstance(tool, Tool):
                 raise PromptValidationError(
@@ -87,8 +95,8 @@ class Section(Specializable, Generic[ParamsT]):
                     f"Section {self.key!r}: hosted_tools must be HostedTool instances, "
                     f"got {hosted!r}."
                 )
-        self._tools: tuple[Tool[Any, Any], ...] = tuple(tools)
-        self._hosted_tools: tuple[HostedTool[Any], ...] = tuple(hosted_tools)
+        self._tools: tuple[Tool[Any, Any], ...] = tools
+        self._hosted_tools: tuple[HostedTool[Any], ...] = hosted_tools
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}(key={self.key!r}, title={self.title!r})"

@@ -205,7 +205,9 @@ class Tool(Specializable, Generic[ParamsT, ResultT]):
 
         Params come from the signature, the description from the docstring's
         first paragraph. A keyword-only ``context`` parameter, if present,
-        receives the ``ToolContext``. A plain return value becomes
+        receives the ``ToolContext``. A parameter's default applies when the
+        model leaves it out; one of a mutable type (a list, a dataclass, a
+        pydantic model) is copied for each call. A plain return value becomes
         ``ToolResult.ok(value)``; a returned ``ToolResult`` is kept as is.
         """
         from tooltape.prompt.function_tool import function_tool

@@ -17,17 +17,19 @@ from typing import Any
 from tooltape.prompt import ToolResult
 from tooltape.prompt.result import model_text
 from tooltape.runtime.events import ToolInvoked
+from tooltape.runtime.secret_free import without_secrets
 
 logger = logging.getLogger("tooltape.executor")
 
 
-def failure_detail(exc: Exception) -> str:
-    """``str(exc)`` for a message, or a stand-in when even that raises (user code's ``__str__``)."""
+def failure_detail(exc: BaseException) -> str:
+    """``str(exc)`` for a message, or a stand-in when even that raises (user code's
+    ``__str__``), without the credentials it may quote (see ``secret_free``)."""
     try:
         text = str(exc)
     except Exception:
         return "its message could not be read"
-    return text.rstrip(". ") or "no details"
+    return without_secrets(text).rstrip(". ") or "no details"
 
 
 def unrenderable(name: str, exc: Exception) -> str:
