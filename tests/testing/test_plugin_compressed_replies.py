@@ -6,7 +6,8 @@ account's, compressed as servers send them: gzip, zlib deflate, raw deflate
 (no zlib header; httpx and urllib3 read it, and vcrpy's decoding did not: it
 kept the compressed bytes and dropped their ``content-encoding``, so the
 cassette held the keys out of reach of the scrubbing and replayed bytes no
-client could read), and two codings in one header. Every cassette holds the
+client could read), two codings in one header, and zstd (in two frames) where
+the client reads it. Every cassette holds the
 body decoded and scrubbed, without ``content-encoding``, and replays with no
 key and no network to the SDK, sync and async, and to requests.
 """
@@ -18,6 +19,7 @@ import json
 import zlib
 
 import pytest
+from backports import zstd
 
 from tooltape.testing.provider.loopback import LoopbackProvider, LoopbackReply, ReceivedRequest
 
@@ -38,6 +40,8 @@ CODINGS = {
     "zlib": ("deflate", zlib.compress),
     "raw": ("deflate", _raw_deflate),
     "both": ("deflate, gzip", lambda data: gzip.compress(zlib.compress(data))),
+    # two frames, as a streaming compressor may send them
+    "zstd": ("zstd", lambda data: zstd.compress(data[:9]) + zstd.compress(data[9:])),
 }
 
 TESTS = """
@@ -50,17 +54,19 @@ import requests
 
 URL = os.environ["OPENAI_BASE_URL"] + "/responses"
 CODINGS = ("gzip", "zlib", "raw", "both")
+# httpx2 (the SDK's client) reads zstd with backports.zstd; urllib3 needs zstandard for it
+SDK_CODINGS = (*CODINGS, "zstd")
 
 
 @pytest.mark.vcr
-@pytest.mark.parametrize("coding", CODINGS)
+@pytest.mark.parametrize("coding", SDK_CODINGS)
 def test_sdk(coding):
     answer = openai.OpenAI(max_retries=0).responses.create(model="gpt-4o", input=coding)
     assert answer.output_text.startswith("keys: ")
 
 
 @pytest.mark.vcr
-@pytest.mark.parametrize("coding", CODINGS)
+@pytest.mark.parametrize("coding", SDK_CODINGS)
 def test_async_sdk(coding):
     async def ask():
         async with openai.AsyncOpenAI(max_retries=0) as client:
@@ -97,9 +103,9 @@ def test_compressed_replies_are_recorded_decoded_and_scrubbed_and_replay(
         monkeypatch.setenv("OPENAI_BASE_URL", server.base_url)
         monkeypatch.setenv("OPENAI_API_KEY", CLIENT_KEY)
         recorded = pytester.runpytest_subprocess("--record-mode=once", "-p", "no:cacheprovider")
-    recorded.assert_outcomes(passed=12)
+    recorded.assert_outcomes(passed=14)
     cassettes = sorted(pytester.path.rglob("*.json"))
-    assert len(cassettes) == 12
+    assert len(cassettes) == 14
     for cassette in cassettes:
         text = cassette.read_text(encoding="utf-8")
         assert not any(tail in text for tail in TAILS), cassette.name
@@ -111,4 +117,4 @@ def test_compressed_replies_are_recorded_decoded_and_scrubbed_and_replay(
     monkeypatch.delenv("OPENAI_API_KEY")
     monkeypatch.setenv("OPENAI_BASE_URL", "http://127.0.0.1:9/v1")
     replay = pytester.runpytest_subprocess("-p", "no:cacheprovider", "--block-network")
-    replay.assert_outcomes(passed=12)
+    replay.assert_outcomes(passed=14)

@@ -56,8 +56,9 @@ def _inflate(data: bytes) -> bytes:
         return zlib.decompress(data, -zlib.MAX_WBITS)  # raw deflate, as some servers send
 
 
-def _brotli_decoder() -> Callable[[bytes], bytes] | None:
-    for name in ("brotli", "brotlicffi"):
+def _decompress_of(*modules: str) -> Callable[[bytes], bytes] | None:
+    """The ``decompress`` of the first of ``modules`` that imports."""
+    for name in modules:
         try:
             module = importlib.import_module(name)
         except ImportError:
@@ -66,13 +67,38 @@ def _brotli_decoder() -> Callable[[bytes], bytes] | None:
     return None
 
 
+def _zstd_decoder() -> Callable[[bytes], bytes] | None:
+    # The modules httpx2 (the OpenAI SDK's client) and httpx decode zstd with: a client
+    # asks for zstd only when one is importable, so tooltape can then read (and scrub)
+    # what it recorded.
+    found = _decompress_of("compression.zstd", "backports.zstd")
+    if found is not None:
+        return found
+    try:
+        zstandard = importlib.import_module("zstandard")
+    except ImportError:
+        return None
+
+    def decompress(data: bytes) -> bytes:
+        parts: list[bytes] = []
+        while data:  # one decompressor per frame, as a server may send several
+            frame = zstandard.ZstdDecompressor().decompressobj()
+            parts.append(frame.decompress(data))
+            data = frame.unused_data
+        return b"".join(parts)
+
+    return decompress
+
+
 def _decoder(coding: str) -> Callable[[bytes], bytes] | None:
     if coding in ("gzip", "x-gzip"):
         return _gunzip
     if coding == "deflate":
         return _inflate
     if coding == "br":
-        return _brotli_decoder()
+        return _decompress_of("brotli", "brotlicffi")
+    if coding == "zstd":
+        return _zstd_decoder()
     return None
 
 
@@ -91,7 +117,7 @@ def decodes_every_coding(headers: Headers) -> bool:
 
 
 def decode_content(headers: Headers, data: bytes) -> tuple[dict[str, tuple[str, ...]], bytes]:
-    """Undo ``content-encoding`` (gzip, deflate, br when a brotli module is present).
+    """Undo ``content-encoding`` (gzip, deflate; br and zstd when a module for them is present).
 
     Returns the headers without ``content-encoding`` (and with ``content-length``
     fixed) plus the decoded bytes. When an encoding is unknown or the bytes do
