@@ -13,11 +13,13 @@ covered, with how to cover it. Exit 1 when a covered or required kind fails;
 from __future__ import annotations
 
 import argparse
-from collections.abc import Mapping
+import shlex
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 from tooltape.cli.errors import EXIT_FAILURE, EXIT_OK, UsageError
-from tooltape.cli.folders import cassette_folder, elsewhere_hint, project_settings
+from tooltape.cli.folders import CassetteFolder, cassette_folder, elsewhere_hint, project_settings
+from tooltape.cli.superseded import Superseded, replayed_cassettes
 from tooltape.cli.terminal import Cell, Console, Progress, plural, table
 from tooltape.testing.contracts import (
     ContractReport,
@@ -90,7 +92,7 @@ def run_check(
     settings = project_settings()
     chosen = dict(_subjects(settings) if subjects is None else subjects)
     required = set(chosen) if strict or settings.strict else set(settings.required_kinds)
-    files = cassette_files(folder.path)
+    files, superseded = replayed_cassettes(cassette_files(folder.path))
     progress = Progress(console.err, len(files) + len(chosen))
     try:
         corpus = load_corpus(folder.path, progress.track(files, lambda path: path.name))
@@ -107,7 +109,8 @@ def run_check(
         raise UsageError(f"{settings.describe()}: {exc}") from exc
     finally:
         progress.close()
-    console.print(f"cassettes: {folder.describe()} ({plural(len(files), 'file')})")
+    counted = plural(len(files), "file") + _left_out(folder, superseded)
+    console.print(f"cassettes: {folder.describe()} ({counted})")
     for line in [] if files else elsewhere_hint(folder, command="check"):
         console.print(line)
     if settings.source is not None:
@@ -116,6 +119,18 @@ def run_check(
     for line in render_report(report, console, update_specs=update_specs):
         console.print(line)
     return EXIT_OK if report.ok else EXIT_FAILURE
+
+
+def _left_out(folder: CassetteFolder, superseded: Sequence[Superseded]) -> str:
+    """Why fewer files are counted than the folder holds: YAML cassettes replay never reads."""
+    if not superseded:
+        return ""
+    suffixes = "/".join(sorted({item.path.suffix for item in superseded}, reverse=True))
+    lint = ["tooltape", "lint"] + ([str(folder.path)] if folder.origin == "given" else [])
+    return (
+        f"; {len(superseded)} superseded {suffixes} left out, as replay reads the .json beside "
+        f"each: `{shlex.join(lint)}` names them"
+    )
 
 
 def _status(outcome: Outcome, *, show_detail: bool = False) -> Cell:
