@@ -83,8 +83,25 @@ class Source:
     relative: Path
 
 
+def _named_nothing(argument: str) -> str | None:
+    """Why the source named ``argument`` is no file to import (``None``: it is one, or a
+    folder)."""
+    irregular = irregular_file_error(argument)
+    if irregular is not None and not Path(argument).is_dir():
+        return f"{argument} {irregular.problem}"
+    if not Path(argument).exists():
+        return f"{argument}: no such file"
+    return None
+
+
 def expand_sources(arguments: Sequence[str]) -> list[Source]:
-    """The files named on the command line; a folder stands for every cassette under it."""
+    """The files named on the command line; a folder stands for every cassette under it.
+    A name that leads to no file is a usage error, before anything is imported."""
+    nothing = [reason for argument in arguments if (reason := _named_nothing(argument))]
+    if nothing:
+        raise UsageError(
+            "; ".join(nothing) + ": pass cassette files or folders of them (nothing imported)"
+        )
     sources: list[Source] = []
     for argument in arguments:
         path = Path(argument)
