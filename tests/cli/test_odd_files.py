@@ -189,3 +189,50 @@ def test_a_path_with_a_name_longer_than_a_file_system_takes_is_named(
     assert run.code != 0
     assert "Traceback" not in run.out + run.err
     assert f"{path}: File name too long; give a shorter path" in run.err
+
+
+def _broken_link(path: Path, kind: str) -> str:
+    """A symlink at ``path`` that loops or leads nowhere; what the error says about it."""
+    if kind == "loop":
+        path.symlink_to(path.name)
+        return f"is a symlink to {path.name} that cannot be followed"
+    path.symlink_to("gone")
+    return "is a symlink to gone, which does not exist"
+
+
+@pytest.mark.parametrize("command", ["lint", "check"])
+@pytest.mark.parametrize("kind", ["loop", "dangling"])
+def test_a_cassette_dir_that_is_a_broken_symlink_is_named_as_the_link(
+    cli: Callable[..., Run],
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    command: str,
+    kind: str,
+) -> None:
+    # A loop raised a traceback; a link to nothing passed as a project with nothing recorded.
+    (tmp_path / "pyproject.toml").write_text('[tool.tooltape]\ncassette_dir = "cas"\n')
+    said = _broken_link(tmp_path / "cas", kind)
+    monkeypatch.chdir(tmp_path)
+    run = cli(command)
+    assert run.code == 2, run.out
+    assert (
+        f"cassette folder cas (cassette_dir from {tmp_path / 'pyproject.toml'}) {said}" in run.err
+    )
+    assert "point the link at" in run.err
+    assert "gone:" not in run.err + run.out and "no cassettes in gone" not in run.out
+
+
+@pytest.mark.parametrize("command", ["lint", "check"])
+@pytest.mark.parametrize("kind", ["loop", "dangling"])
+def test_a_folder_argument_that_is_a_broken_symlink_is_not_called_missing(
+    cli: Callable[..., Run],
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    command: str,
+    kind: str,
+) -> None:
+    said = _broken_link(tmp_path / "cas", kind)
+    monkeypatch.chdir(tmp_path)
+    run = cli(command, "cas")
+    assert run.code == 2
+    assert f"cas {said}" in run.err and "does not exist:" not in run.err

@@ -12,6 +12,7 @@ from tooltape.cli.errors import UsageError
 from tooltape.cli.pytest_recording import import_out
 from tooltape.cli.terminal import display_path
 from tooltape.cli.usage import defines_cassette_dir
+from tooltape.testing.cassette._paths import irregular_file_error
 from tooltape.testing.contracts import cassette_folders
 from tooltape.testing.settings import ProjectSettings, SettingsError, load_settings
 
@@ -61,10 +62,25 @@ def bundled_cassettes() -> Path | None:
     return path if path.is_dir() else None
 
 
+def _broken_link(path: Path) -> str | None:
+    """What is wrong with ``path`` when it is a symlink that loops or leads nowhere (it is
+    neither missing nor a file then, and ``resolve()`` of a loop raises)."""
+    if not path.is_symlink() or path.is_dir():
+        return None
+    irregular = irregular_file_error(path)
+    return None if irregular is None else f"{irregular.problem}; {LINK_FIX}"
+
+
+LINK_FIX = "point the link at a folder of cassettes, or remove it"
+
+
 def given_folder(argument: str) -> CassetteFolder:
     """The folder named on the command line, which must exist."""
     path = Path(argument)
     if not path.is_dir():
+        broken = _broken_link(path)
+        if broken is not None:
+            raise UsageError(f"{argument} {broken}")
         what = "is a file, not a folder" if path.exists() else "does not exist"
         raise UsageError(f"{argument} {what}: pass a folder of cassettes (e.g. `cassettes`)")
     return CassetteFolder(path, "given")
@@ -80,6 +96,11 @@ def cassette_folder(argument: str | None, *, command: str, allow_bundled: bool) 
     settings = project_settings()
     if settings.cassette_path.is_dir():
         return CassetteFolder(_relative(settings.cassette_path), "project")
+    broken = _broken_link(settings.cassette_path)
+    if broken is not None:  # never taken for a folder not recorded yet
+        link = settings.cassette_path
+        shown = display_path(_relative(link.parent) / link.name)  # the link, not its target
+        raise UsageError(f"cassette folder {shown} ({_chosen(settings)}) {broken}")
     if settings.cassette_path.exists():  # a file where the folder should be
         raise UsageError(
             f"cassette folder {display_path(_relative(settings.cassette_path))} "
@@ -167,3 +188,5 @@ def _relative(path: Path) -> Path:
         return Path(os.path.relpath(path.resolve(), Path.cwd().resolve()))
     except ValueError:  # another drive
         return path
+    except (OSError, RuntimeError):  # a symlink loop (RuntimeError before Python 3.13)
+        return Path(os.path.relpath(path.absolute(), Path.cwd().absolute()))
