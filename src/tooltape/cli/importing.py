@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from tooltape.cli.errors import EXIT_FAILURE, EXIT_OK, UsageError
-from tooltape.cli.folders import project_settings
+from tooltape.cli.folders import project_settings, refuse_unreadable
 from tooltape.cli.pytest_recording import misplaced, misplaced_note
 from tooltape.cli.terminal import Console, display_path, plural
 from tooltape.testing.cassette import (
@@ -106,6 +106,7 @@ def expand_sources(arguments: Sequence[str]) -> list[Source]:
     for argument in arguments:
         path = Path(argument)
         if path.is_dir():
+            refuse_unreadable(path)
             # Not only regular files: a named pipe or a dangling symlink is named when it is
             # skipped, not passed over in silence.
             found = sorted(p for p in path.rglob("*") if p.suffix in _SUFFIXES and not p.is_dir())
