@@ -14,7 +14,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from cli_helpers import Run, clean_interaction, write_cassette
+from cli_helpers import REPO, Run, clean_interaction, write_cassette
 
 # Each command given a path or name that leads to nothing: a typo, the same mistake.
 NOTHING_THERE = {
@@ -111,3 +111,17 @@ def test_the_convention_is_in_the_help(cli: Callable[..., Run]) -> None:
         assert line in run.out
     for command in ("check", "lint", "inspect", "import", "specs"):
         assert "exit status: 0" in cli(command, "--help").out
+
+
+def test_commands_printed_for_a_folder_with_a_space_run_as_pasted(
+    cli: Callable[..., Run], here: Path
+) -> None:
+    folder = here / "my cassettes"
+    (here / "cassettes").rename(folder)
+    web_search = REPO / "cassettes" / "imported" / "model_web_search_tool.json"
+    (folder / "imported" / web_search.name).write_bytes(web_search.read_bytes())
+
+    check = cli("check", "my cassettes")
+    assert "`tooltape check 'my cassettes' --update-specs`" in check.out
+    inspect = cli("inspect", "my cassettes")
+    assert "`tooltape check 'my cassettes'`" in inspect.err

@@ -186,7 +186,8 @@ def elsewhere_hint(folder: CassetteFolder, *, command: str) -> list[str]:
             else "the plugin keeps each as <cassette_dir>/<test module path>/<test>.json"
         )
         lines.append(
-            f"  {command} them with `tooltape {command} {tooltape_folder}`; if your tests' "
+            f"  {command} them with `{shlex.join(['tooltape', command, tooltape_folder])}`; "
+            "if your tests' "
             f'cassettes belong there, set cassette_dir = "{tooltape_folder}" under '
             f"[tool.tooltape] ({laid_out})"
         )

@@ -13,6 +13,7 @@ from __future__ import annotations
 import argparse
 import difflib
 import json
+import shlex
 from collections.abc import Mapping
 from itertools import islice
 from pathlib import Path
@@ -127,7 +128,7 @@ def _load(argument: str) -> Cassette:
     if path.is_dir():
         raise UsageError(
             f"{argument} is a folder: pass one cassette file "
-            f"(or run `tooltape check {argument}` for the whole folder)"
+            f"(or run `{shlex.join(['tooltape', 'check', argument])}` for the whole folder)"
         )
     irregular = irregular_file_error(path)  # a pipe or device is never opened to find out
     if irregular is not None:
