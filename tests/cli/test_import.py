@@ -102,19 +102,24 @@ def test_bad_sources_are_reported_and_the_rest_imported(
 ) -> None:
     garbage = tmp_path / "garbage.yaml"
     garbage.write_text("interactions: [unclosed\n")
-    run = cli(
-        "import",
-        str(tmp_path / "missing.yaml"),
-        str(garbage),
-        str(REAL_FILES[0]),
-        "--out",
-        str(tmp_path / "out"),
-    )
+    run = cli("import", str(garbage), str(REAL_FILES[0]), "--out", str(tmp_path / "out"))
     assert run.code == 1
-    assert f"skipped  {tmp_path / 'missing.yaml'}: no such file; check the path" in run.out
     assert f"skipped  {garbage}: invalid YAML" in run.out
     assert (tmp_path / "out" / f"{REAL_FILES[0].stem}.json").is_file()
-    assert "1 cassette written" in run.out and "2 not" in run.out
+    assert "1 cassette written" in run.out and "1 not" in run.out
+
+
+def test_a_source_that_is_not_there_is_refused_before_any_is_imported(
+    cli: Callable[..., Run], tmp_path: Path
+) -> None:
+    # A typo, as a folder that does not exist for check: fixed and run again, the import
+    # starts afresh rather than skipping what a first run already wrote.
+    missing = tmp_path / "missing.yaml"
+    run = cli("import", str(missing), str(REAL_FILES[0]), "--out", str(tmp_path / "out"))
+    assert run.code == 2
+    assert f"{missing}: no such file: pass cassette files or folders of them" in run.err
+    assert "nothing imported" in run.err
+    assert not (tmp_path / "out").exists()
 
 
 def test_usage_errors(cli: Callable[..., Run], tmp_path: Path) -> None:

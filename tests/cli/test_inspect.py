@@ -280,7 +280,7 @@ def test_unreadable_and_missing_cassettes(cli: Callable[..., Run], tmp_path: Pat
     assert str(broken) in run.err and "invalid JSON" in run.err and "git checkout" in run.err
 
     missing = cli("inspect", str(tmp_path / "gone.json"))
-    assert missing.code == 1 and "gone.json" in missing.err and "no such file" in missing.err
+    assert missing.code == 2 and "gone.json" in missing.err and "no such file" in missing.err
 
     folder = cli("inspect", str(tmp_path))
     assert folder.code == 2 and "is a folder" in folder.err

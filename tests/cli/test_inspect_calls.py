@@ -170,13 +170,13 @@ def test_a_mistyped_path_says_so_and_names_close_matches(
 ) -> None:
     write_cassette(tmp_path / "test_weather.json", interaction())
     run = cli("inspect", str(tmp_path / "test_wether.json"))
-    assert run.code == 1
+    assert run.code == 2
     assert "no such file" in run.err and "check the path" in run.err
     assert f"did you mean {tmp_path / 'test_weather.json'}?" in run.err
     assert "record" not in run.err
 
     nowhere = cli("inspect", str(tmp_path / "missing-folder" / "c.json"))
-    assert nowhere.code == 1 and "no folder" in nowhere.err and "record" not in nowhere.err
+    assert nowhere.code == 2 and "no folder" in nowhere.err and "record" not in nowhere.err
 
 
 def test_a_json_file_that_is_not_a_cassette_says_what_it_is(

@@ -55,7 +55,7 @@ def test_specs_of_a_module_file_in_a_symlink_loop_names_it(tmp_path: Path) -> No
     (tmp_path / "b.py").symlink_to("a.py")
     done = tooltape("specs", "a.py:PROMPT", cwd=tmp_path)
     assert "Traceback" not in done.stdout + done.stderr
-    assert done.returncode == 1
+    assert done.returncode == 2
     assert "tooltape specs: error: 'a.py:PROMPT': a.py cannot be resolved" in done.stderr
     assert "ymlink loop" in done.stderr
 
@@ -71,7 +71,8 @@ def test_a_named_pipe_where_a_cassette_would_be_is_refused_without_waiting_on_it
     os.mkfifo(tmp_path / "cassettes" / "pipe.json")  # opening it for reading blocks for ever
     done = tooltape(*argv, cwd=tmp_path)
     assert "Traceback" not in done.stdout + done.stderr
-    assert done.returncode == 1, done.stdout + done.stderr
+    # in a folder it is a finding; named on the command line, no file to read (usage)
+    assert done.returncode == (2 if argv[0] == "inspect" else 1), done.stdout + done.stderr
     assert "pipe.json" in done.stdout + done.stderr
     assert "not a regular file" in done.stdout + done.stderr
 
@@ -114,9 +115,9 @@ def test_importing_what_is_no_regular_file_says_what_it_is(
 ) -> None:
     source = _odd_files(tmp_path / "src")[name]
     run = cli("import", str(source), "--out", str(tmp_path / "out"))
-    assert run.code == 1
-    assert f"skipped  {source}: {SAID[name]}" in run.out
-    assert "no such file" not in run.out
+    assert run.code == 2
+    assert f"{source} {SAID[name]}: pass cassette files" in run.err
+    assert "no such file" not in run.err
 
 
 @posix_only
@@ -138,7 +139,7 @@ def test_inspect_of_a_dangling_symlink_names_its_missing_target(
     link = tmp_path / "gone.json"
     link.symlink_to("nowhere.json")
     run = cli("inspect", str(link))
-    assert run.code == 1
+    assert run.code == 2
     assert f"{link}: is a symlink to nowhere.json, which does not exist" in run.err
     assert "did you mean" not in run.err
 
@@ -172,7 +173,7 @@ def test_specs_of_a_path_that_is_no_regular_file_says_what_it_is(
         "link": ("src/gone.json", f"src/gone.json {SAID['gone']}"),
     }[kind]
     run = cli("specs", f"{path}:PROMPT")
-    assert run.code == 1
+    assert run.code == 2
     assert said in run.err
     assert "no file" not in run.err
 
@@ -188,3 +189,50 @@ def test_a_path_with_a_name_longer_than_a_file_system_takes_is_named(
     assert run.code != 0
     assert "Traceback" not in run.out + run.err
     assert f"{path}: File name too long; give a shorter path" in run.err
+
+
+def _broken_link(path: Path, kind: str) -> str:
+    """A symlink at ``path`` that loops or leads nowhere; what the error says about it."""
+    if kind == "loop":
+        path.symlink_to(path.name)
+        return f"is a symlink to {path.name} that cannot be followed"
+    path.symlink_to("gone")
+    return "is a symlink to gone, which does not exist"
+
+
+@pytest.mark.parametrize("command", ["lint", "check"])
+@pytest.mark.parametrize("kind", ["loop", "dangling"])
+def test_a_cassette_dir_that_is_a_broken_symlink_is_named_as_the_link(
+    cli: Callable[..., Run],
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    command: str,
+    kind: str,
+) -> None:
+    # A loop raised a traceback; a link to nothing passed as a project with nothing recorded.
+    (tmp_path / "pyproject.toml").write_text('[tool.tooltape]\ncassette_dir = "cas"\n')
+    said = _broken_link(tmp_path / "cas", kind)
+    monkeypatch.chdir(tmp_path)
+    run = cli(command)
+    assert run.code == 2, run.out
+    assert (
+        f"cassette folder cas (cassette_dir from {tmp_path / 'pyproject.toml'}) {said}" in run.err
+    )
+    assert "point the link at" in run.err
+    assert "gone:" not in run.err + run.out and "no cassettes in gone" not in run.out
+
+
+@pytest.mark.parametrize("command", ["lint", "check"])
+@pytest.mark.parametrize("kind", ["loop", "dangling"])
+def test_a_folder_argument_that_is_a_broken_symlink_is_not_called_missing(
+    cli: Callable[..., Run],
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    command: str,
+    kind: str,
+) -> None:
+    said = _broken_link(tmp_path / "cas", kind)
+    monkeypatch.chdir(tmp_path)
+    run = cli(command, "cas")
+    assert run.code == 2
+    assert f"cas {said}" in run.err and "does not exist:" not in run.err

@@ -1,8 +1,9 @@
 """The ``tooltape`` command: ``check``, ``inspect``, ``import``, ``lint`` and ``specs``.
 
-``main(argv)`` returns the exit status: 0 when all is well, 1 when a check
-fails or a finding is reported, 2 for a command line that cannot work as
-written. Errors go to stderr and name the file (or target) and what to do.
+``main(argv)`` returns the exit status of :data:`EXIT_STATUS`: 0 when all is
+well, 1 when what was read fails (a check, a finding, a file that does not
+read), 2 for a command line that cannot work as written (nothing read).
+Errors go to stderr and name the file (or target) and what to do.
 """
 
 from __future__ import annotations
@@ -39,20 +40,48 @@ _COMMANDS: tuple[tuple[str, str, Callable[[argparse.ArgumentParser], None]], ...
 )
 
 
+EXIT_STATUS = """\
+exit status:
+  0    done, and nothing wrong found (lint and check say so, also for a
+       project with nothing recorded yet)
+  1    what was read is wrong: a contract fails, lint finds something, a
+       cassette or module does not read or is of no use, a source is not
+       imported, the system refuses to read a file
+  2    the command line cannot work as written, and nothing was read: an
+       unknown option or malformed argument, a path or name that leads to
+       nothing (no such file, folder, module or attribute, a dangling
+       symlink) or to the wrong kind of file (a folder for a file, a file
+       for a folder, a named pipe), settings in [tool.tooltape] that
+       cannot be used
+  130  interrupted (Ctrl-C)
+  141  the reader of the output left (`tooltape ... | head`)
+"""
+"""The exit statuses of every command, as ``tooltape --help`` shows them."""
+
+_COMMAND_EXIT_STATUS = """\
+exit status: 0 all is well, 1 something read is wrong, 2 the command line
+cannot work as written, nothing read (`tooltape --help` says more)"""
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The ``tooltape`` argument parser with one sub-parser per command."""
     parser = argparse.ArgumentParser(
         prog="tooltape",
         description="Record, replay and contract-check LLM tool calls on the OpenAI Responses API.",
+        epilog=EXIT_STATUS,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("--version", action="version", version=f"tooltape {_version()}")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name, summary, configure in _COMMANDS:
-        configure(
-            commands.add_parser(
-                name, help=summary, description=summary[0].upper() + summary[1:] + "."
-            )
+        command = commands.add_parser(
+            name,
+            help=summary,
+            description=summary[0].upper() + summary[1:] + ".",
+            formatter_class=argparse.RawDescriptionHelpFormatter,
         )
+        configure(command)
+        command.epilog = "\n".join(filter(None, (command.epilog, _COMMAND_EXIT_STATUS)))
     return parser
 
 
@@ -87,7 +116,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 141  # the reader (`head`, a pager) left: stop quietly, as 128 + SIGPIPE
     except OSError as exc:  # the system refused a path: a name too long, a folder not readable
         console.error(args.command, _system_refusal(exc))
-        return EXIT_FAILURE
+        # a name no file system takes leads to nothing, as a path that does not exist
+        return EXIT_USAGE if exc.errno == errno.ENAMETOOLONG else EXIT_FAILURE
     return status
 
 

@@ -13,11 +13,13 @@ covered, with how to cover it. Exit 1 when a covered or required kind fails;
 from __future__ import annotations
 
 import argparse
-from collections.abc import Mapping
+import shlex
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 from tooltape.cli.errors import EXIT_FAILURE, EXIT_OK, UsageError
-from tooltape.cli.folders import cassette_folder, elsewhere_hint, project_settings
+from tooltape.cli.folders import CassetteFolder, cassette_folder, elsewhere_hint, project_settings
+from tooltape.cli.superseded import Superseded, replayed_cassettes
 from tooltape.cli.terminal import Cell, Console, Progress, plural, table
 from tooltape.testing.contracts import (
     ContractReport,
@@ -26,7 +28,6 @@ from tooltape.testing.contracts import (
     Outcome,
     Subject,
     cassette_files,
-    cli_update,
     load_corpus,
     project_subjects,
     run_contracts,
@@ -90,7 +91,7 @@ def run_check(
     settings = project_settings()
     chosen = dict(_subjects(settings) if subjects is None else subjects)
     required = set(chosen) if strict or settings.strict else set(settings.required_kinds)
-    files = cassette_files(folder.path)
+    files, superseded = replayed_cassettes(cassette_files(folder.path))
     progress = Progress(console.err, len(files) + len(chosen))
     try:
         corpus = load_corpus(folder.path, progress.track(files, lambda path: path.name))
@@ -99,7 +100,7 @@ def run_check(
             subjects=chosen,
             required=required,
             update_specs=update_specs,
-            update_hint=cli_update(folder.path, strict=strict),
+            update_hint=_update_command(folder.path, strict=strict),
             corpus=corpus,
             on_kind=progress.advance,
         )
@@ -107,7 +108,8 @@ def run_check(
         raise UsageError(f"{settings.describe()}: {exc}") from exc
     finally:
         progress.close()
-    console.print(f"cassettes: {folder.describe()} ({plural(len(files), 'file')})")
+    counted = plural(len(files), "file") + _left_out(folder, superseded)
+    console.print(f"cassettes: {folder.describe()} ({counted})")
     for line in [] if files else elsewhere_hint(folder, command="check"):
         console.print(line)
     if settings.source is not None:
@@ -116,6 +118,24 @@ def run_check(
     for line in render_report(report, console, update_specs=update_specs):
         console.print(line)
     return EXIT_OK if report.ok else EXIT_FAILURE
+
+
+def _update_command(folder: Path, *, strict: bool) -> str:
+    """The command that rewrites the spec snapshots, quoted so that it runs as pasted."""
+    argv = ["tooltape", "check", str(folder), *(["--strict"] if strict else []), "--update-specs"]
+    return f"`{shlex.join(argv)}`"
+
+
+def _left_out(folder: CassetteFolder, superseded: Sequence[Superseded]) -> str:
+    """Why fewer files are counted than the folder holds: YAML cassettes replay never reads."""
+    if not superseded:
+        return ""
+    suffixes = "/".join(sorted({item.path.suffix for item in superseded}, reverse=True))
+    lint = ["tooltape", "lint"] + ([str(folder.path)] if folder.origin == "given" else [])
+    return (
+        f"; {len(superseded)} superseded {suffixes} left out, as replay reads the .json beside "
+        f"each: `{shlex.join(lint)}` names them"
+    )
 
 
 def _status(outcome: Outcome, *, show_detail: bool = False) -> Cell:

@@ -8,10 +8,11 @@ from dataclasses import dataclass
 from importlib.resources import files
 from pathlib import Path
 
-from tooltape.cli.errors import UsageError
+from tooltape.cli.errors import CliError, UsageError
 from tooltape.cli.pytest_recording import import_out
 from tooltape.cli.terminal import display_path
 from tooltape.cli.usage import defines_cassette_dir
+from tooltape.testing.cassette._paths import irregular_file_error
 from tooltape.testing.contracts import cassette_folders
 from tooltape.testing.settings import ProjectSettings, SettingsError, load_settings
 
@@ -61,25 +62,69 @@ def bundled_cassettes() -> Path | None:
     return path if path.is_dir() else None
 
 
+def _broken_link(path: Path) -> str | None:
+    """What is wrong with ``path`` when it is a symlink that loops or leads nowhere (it is
+    neither missing nor a file then, and ``resolve()`` of a loop raises)."""
+    if not path.is_symlink() or path.is_dir():
+        return None
+    irregular = irregular_file_error(path)
+    return None if irregular is None else f"{irregular.problem}; {LINK_FIX}"
+
+
+LINK_FIX = "point the link at a folder of cassettes, or remove it"
+
+
 def given_folder(argument: str) -> CassetteFolder:
     """The folder named on the command line, which must exist."""
     path = Path(argument)
     if not path.is_dir():
+        broken = _broken_link(path)
+        if broken is not None:
+            raise UsageError(f"{argument} {broken}")
         what = "is a file, not a folder" if path.exists() else "does not exist"
         raise UsageError(f"{argument} {what}: pass a folder of cassettes (e.g. `cassettes`)")
     return CassetteFolder(path, "given")
 
 
+def refuse_unreadable(folder: Path) -> None:
+    """Stop when the system will not list ``folder`` or a folder under it (hidden ones
+    aside): a walk would pass over it in silence, as if it held no cassette."""
+    refused: list[OSError] = []
+    for _, dirs, _ in os.walk(folder, onerror=refused.append):
+        dirs[:] = [name for name in dirs if not name.startswith(".")]
+    if not refused:
+        return
+    listed = ", ".join(
+        f"{display_path(Path(error.filename))} ({error.strerror or type(error).__name__})"
+        for error in refused[:5]
+    ) + (f" and {len(refused) - 5} more" if len(refused) > 5 else "")
+    first = display_path(Path(refused[0].filename))
+    inside = f" or move it out of {display_path(folder)}" if first != display_path(folder) else ""
+    raise CliError(
+        f"cannot read {listed}: give it read permission "
+        f"(`chmod -R u+rX {shlex.quote(first)}`){inside}, then run again"
+    )
+
+
 def cassette_folder(argument: str | None, *, command: str, allow_bundled: bool) -> CassetteFolder:
     """``argument``, else the project's cassette folder (``cassette_dir`` in
     ``[tool.tooltape]``, ``cassettes`` by default, under the project root), else (only
-    outside any project, and when allowed) the cassettes bundled with tooltape.
+    outside any project, and when allowed) the cassettes bundled with tooltape. A
+    folder that cannot be read, or holds one, is an error.
     """
     if argument is not None:
-        return given_folder(argument)
+        folder = given_folder(argument)
+        refuse_unreadable(folder.path)
+        return folder
     settings = project_settings()
     if settings.cassette_path.is_dir():
+        refuse_unreadable(settings.cassette_path)
         return CassetteFolder(_relative(settings.cassette_path), "project")
+    broken = _broken_link(settings.cassette_path)
+    if broken is not None:  # never taken for a folder not recorded yet
+        link = settings.cassette_path
+        shown = display_path(_relative(link.parent) / link.name)  # the link, not its target
+        raise UsageError(f"cassette folder {shown} ({_chosen(settings)}) {broken}")
     if settings.cassette_path.exists():  # a file where the folder should be
         raise UsageError(
             f"cassette folder {display_path(_relative(settings.cassette_path))} "
@@ -109,7 +154,11 @@ def elsewhere_hint(folder: CassetteFolder, *, command: str) -> list[str]:
     if root is None or folder.origin not in ("project", "not yet recorded"):
         return []
     here = folder.path.resolve()
-    found = {p: held for p, held in cassette_folders(root).items() if p.resolve() != here}
+    try:
+        held_by = cassette_folders(root)
+    except OSError:  # a folder of the project the search may not look into: no hint, no stop
+        return []
+    found = {p: held for p, held in held_by.items() if p.resolve() != here}
     if not found:
         return []
     shown = display_path(folder.path)
@@ -137,7 +186,8 @@ def elsewhere_hint(folder: CassetteFolder, *, command: str) -> list[str]:
             else "the plugin keeps each as <cassette_dir>/<test module path>/<test>.json"
         )
         lines.append(
-            f"  {command} them with `tooltape {command} {tooltape_folder}`; if your tests' "
+            f"  {command} them with `{shlex.join(['tooltape', command, tooltape_folder])}`; "
+            "if your tests' "
             f'cassettes belong there, set cassette_dir = "{tooltape_folder}" under '
             f"[tool.tooltape] ({laid_out})"
         )
@@ -167,3 +217,5 @@ def _relative(path: Path) -> Path:
         return Path(os.path.relpath(path.resolve(), Path.cwd().resolve()))
     except ValueError:  # another drive
         return path
+    except (OSError, RuntimeError):  # a symlink loop (RuntimeError before Python 3.13)
+        return Path(os.path.relpath(path.absolute(), Path.cwd().absolute()))

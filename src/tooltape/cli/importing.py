@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from tooltape.cli.errors import EXIT_FAILURE, EXIT_OK, UsageError
-from tooltape.cli.folders import project_settings
+from tooltape.cli.folders import project_settings, refuse_unreadable
 from tooltape.cli.pytest_recording import misplaced, misplaced_note
 from tooltape.cli.terminal import Console, display_path, plural
 from tooltape.testing.cassette import (
@@ -83,12 +83,30 @@ class Source:
     relative: Path
 
 
+def _named_nothing(argument: str) -> str | None:
+    """Why the source named ``argument`` is no file to import (``None``: it is one, or a
+    folder)."""
+    irregular = irregular_file_error(argument)
+    if irregular is not None and not Path(argument).is_dir():
+        return f"{argument} {irregular.problem}"
+    if not Path(argument).exists():
+        return f"{argument}: no such file"
+    return None
+
+
 def expand_sources(arguments: Sequence[str]) -> list[Source]:
-    """The files named on the command line; a folder stands for every cassette under it."""
+    """The files named on the command line; a folder stands for every cassette under it.
+    A name that leads to no file is a usage error, before anything is imported."""
+    nothing = [reason for argument in arguments if (reason := _named_nothing(argument))]
+    if nothing:
+        raise UsageError(
+            "; ".join(nothing) + ": pass cassette files or folders of them (nothing imported)"
+        )
     sources: list[Source] = []
     for argument in arguments:
         path = Path(argument)
         if path.is_dir():
+            refuse_unreadable(path)
             # Not only regular files: a named pipe or a dangling symlink is named when it is
             # skipped, not passed over in silence.
             found = sorted(p for p in path.rglob("*") if p.suffix in _SUFFIXES and not p.is_dir())

@@ -13,6 +13,7 @@ from __future__ import annotations
 import argparse
 import difflib
 import json
+import shlex
 from collections.abc import Mapping
 from itertools import islice
 from pathlib import Path
@@ -75,10 +76,10 @@ def _handle(args: argparse.Namespace, console: Console) -> int:
     return run_inspect(args.cassette, as_json=args.json, console=console)
 
 
-def _missing(path: Path) -> CliError:
+def _missing(path: Path) -> UsageError:
     folder = path.parent
     if not folder.is_dir():
-        return CliError(f"{path}: no such file, and no folder {folder} either; check the path")
+        return UsageError(f"{path}: no such file, and no folder {folder} either; check the path")
     try:
         names = [entry.name for entry in islice(folder.iterdir(), _SIBLINGS_SCANNED)]
     except OSError:
@@ -86,7 +87,7 @@ def _missing(path: Path) -> CliError:
     others = [name for name in names if name != path.name]
     close = difflib.get_close_matches(path.name, others, n=3, cutoff=0.6)
     guess = f" (did you mean {', '.join(str(folder / name) for name in close)}?)" if close else ""
-    return CliError(f"{path}: no such file{guess}; check the path")
+    return UsageError(f"{path}: no such file{guess}; check the path")
 
 
 def _what_json_holds(path: Path) -> str | None:
@@ -127,11 +128,11 @@ def _load(argument: str) -> Cassette:
     if path.is_dir():
         raise UsageError(
             f"{argument} is a folder: pass one cassette file "
-            f"(or run `tooltape check {argument}` for the whole folder)"
+            f"(or run `{shlex.join(['tooltape', 'check', argument])}` for the whole folder)"
         )
     irregular = irregular_file_error(path)  # a pipe or device is never opened to find out
     if irregular is not None:
-        raise CliError(str(irregular))
+        raise UsageError(str(irregular))
     if not path.exists():
         raise _missing(path)
     try:

@@ -26,6 +26,7 @@ from tooltape.cli.folders import (
     project_root,
     project_settings,
 )
+from tooltape.cli.superseded import SUPERSEDED_FIX, superseded_cassettes
 from tooltape.cli.terminal import Cell, Console, Progress, align, display_path, plural
 from tooltape.cli.usage import unused_cassettes
 from tooltape.testing.cassette import DEFAULT_POLICY, ScrubPolicy, live_policy, stray_temp_files
@@ -69,6 +70,16 @@ def lint_folder(
             progress.advance(path.name)
         findings.extend(file_findings(path, policy))
     findings.extend(stray_finding(temp) for temp in stray_temp_files(directory))
+    findings.extend(
+        Finding(
+            item.path,
+            "",
+            "superseded cassette",
+            f"replay reads {item.replayed.name} beside it, never this file",
+            SUPERSEDED_FIX,
+        )
+        for item in superseded_cassettes(files)
+    )
     findings.extend(
         Finding(unused.path, "", "unused cassette", unused.reason, UNUSED_FIX)
         for unused in unused_cassettes(cassette_root or directory, files, root)

@@ -75,15 +75,15 @@ def _import_file(spec: str, module: str) -> ModuleType:
     try:
         path = Path(module).resolve()
     except (OSError, RuntimeError) as exc:  # RuntimeError: a symlink loop (Python < 3.13)
-        raise CliError(f"{spec!r}: {module} cannot be resolved ({exc}); check the path") from None
+        raise UsageError(f"{spec!r}: {module} cannot be resolved ({exc}); check the path") from None
     if not path.is_file():
         irregular = irregular_file_error(module)  # the path as given: a link is named as such
         if irregular is not None:
-            raise CliError(
+            raise UsageError(
                 f"{spec!r}: {module} {irregular.problem}; pass a path/to/file.py or a dotted "
                 "module name"
             )
-        raise CliError(f"{spec!r}: no file {path}; check the path (relative to {Path.cwd()})")
+        raise UsageError(f"{spec!r}: no file {path}; check the path (relative to {Path.cwd()})")
     name = f"_tooltape_specs_{path.stem}_{next(_counter)}"
     loader_spec = importlib.util.spec_from_file_location(name, path)
     if loader_spec is None or loader_spec.loader is None:
@@ -110,7 +110,7 @@ def _import_dotted(spec: str, module: str) -> ModuleType:
         except ModuleNotFoundError as exc:
             missing = exc.name or ""
             if missing and (module == missing or module.startswith(missing + ".")):
-                raise CliError(
+                raise UsageError(
                     f"{spec!r}: no module named {missing!r} (looked in {Path.cwd()} and "
                     "sys.path); check the name, install the package, or pass a path/to/file.py"
                 ) from None
@@ -137,7 +137,7 @@ def _attribute(spec: str, module: ModuleType, attribute: str, where: str) -> obj
         if not hasattr(value, part):
             prompts = _prompts_in(module)
             hint = f"prompts it defines: {', '.join(prompts)}" if prompts else "check the name"
-            raise CliError(f"{spec!r}: {where} has no attribute {attribute!r}; {hint}")
+            raise UsageError(f"{spec!r}: {where} has no attribute {attribute!r}; {hint}")
         value = getattr(value, part)
     return value
 
