@@ -28,6 +28,7 @@ from tooltape.testing.contracts import (
     Outcome,
     Subject,
     cassette_files,
+    cli_update,
     load_corpus,
     project_subjects,
     run_contracts,
@@ -100,7 +101,7 @@ def run_check(
             subjects=chosen,
             required=required,
             update_specs=update_specs,
-            update_hint=_update_command(folder.path, strict=strict),
+            update_hint=cli_update(folder.path, strict=strict),
             corpus=corpus,
             on_kind=progress.advance,
         )
@@ -118,12 +119,6 @@ def run_check(
     for line in render_report(report, console, update_specs=update_specs):
         console.print(line)
     return EXIT_OK if report.ok else EXIT_FAILURE
-
-
-def _update_command(folder: Path, *, strict: bool) -> str:
-    """The command that rewrites the spec snapshots, quoted so that it runs as pasted."""
-    argv = ["tooltape", "check", str(folder), *(["--strict"] if strict else []), "--update-specs"]
-    return f"`{shlex.join(argv)}`"
 
 
 def _left_out(folder: CassetteFolder, superseded: Sequence[Superseded]) -> str:

@@ -16,6 +16,7 @@ from __future__ import annotations
 import copy
 import dataclasses
 import json
+import shlex
 from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
@@ -49,8 +50,9 @@ PYTEST_UPDATE = "`pytest --snapshot-update`"
 
 def cli_update(folder: Path, *, strict: bool = False) -> str:
     """How a spec snapshot is rewritten where ``tooltape check`` reports it (with
-    ``--strict`` when that is what made every kind required)."""
-    return f"`tooltape check {folder}{' --strict' if strict else ''} --update-specs`"
+    ``--strict`` when that is what made every kind required), quoted to run as pasted."""
+    argv = ["tooltape", "check", str(folder), *(["--strict"] if strict else []), "--update-specs"]
+    return f"`{shlex.join(argv)}`"
 
 
 def spec_path(spec_dir: Path, subject: Subject) -> Path:
