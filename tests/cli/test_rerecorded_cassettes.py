@@ -19,6 +19,7 @@ from pathlib import Path
 
 import pytest
 from cli_helpers import Run, clean_interaction, write_cassette
+from pytest_recording_conftest import OWN_DEFAULT_FOLDER
 
 from tooltape.testing.provider.loopback import LoopbackProvider, LoopbackReply
 
@@ -37,23 +38,6 @@ def test_search():
         model="gpt-5", input="weather?", tools=[{"type": "web_search"}]
     )
     assert response.id == "resp_rerecorded"
-"""
-
-CONFTEST = """
-import os
-
-import pytest
-
-
-@pytest.fixture(scope="module")
-def vcr_config():
-    return {"filter_headers": ["authorization"]}
-
-
-@pytest.fixture(scope="module")
-def vcr_cassette_dir(request):
-    here = os.path.dirname(request.module.__file__)
-    return os.path.join(here, "cassettes", request.module.__name__.split(".")[-1])
 """
 
 # synthetic: a Responses answer holding one web search call
@@ -99,7 +83,7 @@ def rerecorded(
     tests = pytester.path / "tests"
     tests.mkdir()
     (tests / "test_search.py").write_text(TEST_MODULE)
-    (tests / "conftest.py").write_text(CONFTEST)
+    (tests / "conftest.py").write_text(OWN_DEFAULT_FOLDER)
     _record(pytester, monkeypatch, "-p", "no:tooltape", "--record-mode=once")
     _record(pytester, monkeypatch, "--record-mode=rewrite")
     folder = tests / "cassettes" / "test_search"

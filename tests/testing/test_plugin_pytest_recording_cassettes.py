@@ -15,6 +15,7 @@ import shlex
 from pathlib import Path
 
 import pytest
+from pytest_recording_conftest import OWN_DEFAULT_FOLDER
 
 from tooltape.cli import main
 from tooltape.testing.provider.loopback import LoopbackProvider, LoopbackReply
@@ -32,25 +33,6 @@ import pytest
 def test_answer():
     response = openai.OpenAI().responses.create(model="gpt-5", input="hi")
     assert response.id == "resp_legacy"
-"""
-
-# The conftest of the project that found the problem: its vcr_cassette_dir is
-# pytest-recording's own default, written out.
-OWN_DEFAULT_FOLDER = """
-import os
-
-import pytest
-
-
-@pytest.fixture(scope="module")
-def vcr_config():
-    return {"filter_headers": ["authorization"]}
-
-
-@pytest.fixture(scope="module")
-def vcr_cassette_dir(request):
-    here = os.path.dirname(request.module.__file__)
-    return os.path.join(here, "cassettes", request.module.__name__.split(".")[-1])
 """
 
 REPLY = {"id": "resp_legacy", "object": "response", "status": "completed", "model": "gpt-5"}
