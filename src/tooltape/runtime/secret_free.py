@@ -14,13 +14,30 @@ import re
 from collections.abc import Mapping
 from urllib.parse import quote, urlsplit, urlunsplit
 
-__all__ = ["without_secrets"]
+__all__ = ["SHORTEST_SECRET", "is_credential_name", "without_secrets"]
 
-# Environment variables named like credentials (OPENAI_API_KEY, GITHUB_TOKEN,
-# PGPASSWORD; ``KEY`` only as a name part), as the cassette scrubbing reads them.
-_SECRET_WORDS = ("API_KEY", "APIKEY", "TOKEN", "SECRET", "PASSWORD", "PASSWD", "CREDENTIAL")
-_SHORTEST_SECRET = 16
-"""Shorter values could be ordinary words of a message; no key or token is this short."""
+# Names that say the value is a credential: OPENAI_API_KEY, GITHUB_TOKEN, PGPASSWORD,
+# CLIENT_SECRETS, AWS_ACCESS_KEY_ID; ``KEY`` only as a name part (not KEYRING_BACKEND).
+# (TOKENIZERS_PARALLELISM matches too: its values are too short to count.)
+_SECRET_WORDS = (
+    "API_KEY",
+    "APIKEY",
+    "TOKEN",
+    "SECRET",
+    "PASSWORD",
+    "PASSWD",
+    "PASSPHRASE",
+    "CREDENTIAL",
+)
+SHORTEST_SECRET = 16
+"""Shorter values could be ordinary words of a message or body; no key or token is this short."""
+
+
+def is_credential_name(name: str) -> bool:
+    """Whether an environment variable's name says its value is a credential."""
+    upper = name.upper()
+    return any(word in upper for word in _SECRET_WORDS) or "KEY" in upper.split("_")
+
 
 # Query parameters whose value is a credential: key, api_key, appid's kin, access_token,
 # client_secret, password, sig / signature, auth.
@@ -32,9 +49,8 @@ _HIDDEN = "***"
 def _environment_secrets(environ: Mapping[str, str]) -> list[tuple[str, str]]:
     found: list[tuple[str, str]] = []
     for name, value in environ.items():
-        upper = name.upper()
-        named = any(word in upper for word in _SECRET_WORDS) or "KEY" in upper.split("_")
-        if named and len(value) >= _SHORTEST_SECRET and not any(c.isspace() for c in value):
+        long_enough = len(value) >= SHORTEST_SECRET
+        if is_credential_name(name) and long_enough and not any(c.isspace() for c in value):
             found.append((name, value))
     return sorted(found, key=lambda item: len(item[1]), reverse=True)
 

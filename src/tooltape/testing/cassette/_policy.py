@@ -17,6 +17,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from urllib.parse import quote, quote_plus
 
+from tooltape.runtime.secret_free import SHORTEST_SECRET, is_credential_name
 from tooltape.testing.cassette._patterns import (
     KEY_PLACEHOLDER,
     REDACTED,
@@ -260,34 +261,10 @@ DEFAULT_POLICY = ScrubPolicy()
 """tooltape's own rules, with no project additions."""
 
 
-# Names that say the value is a credential: OPENAI_API_KEY, GITHUB_TOKEN, PGPASSWORD,
-# CLIENT_SECRETS, AWS_ACCESS_KEY_ID; ``KEY`` only as a name part (not KEYRING_BACKEND).
-# (TOKENIZERS_PARALLELISM matches too: its values are too short to count.)
-_SECRET_WORDS = (
-    "API_KEY",
-    "APIKEY",
-    "TOKEN",
-    "SECRET",
-    "PASSWORD",
-    "PASSWD",
-    "PASSPHRASE",
-    "CREDENTIAL",
-)
-
-
-def _is_secret_name(name: str) -> bool:
-    upper = name.upper()
-    return any(word in upper for word in _SECRET_WORDS) or "KEY" in upper.split("_")
-
-
 @functools.lru_cache(maxsize=8)
 def _secret_names(names: tuple[str, ...]) -> tuple[str, ...]:
     """The credential names among an environment's (asked again for every test)."""
-    return tuple(sorted(name for name in names if _is_secret_name(name)))
-
-
-_SHORTEST_SECRET = 16
-"""Shorter values could be ordinary words of a body; no key or token is this short."""
+    return tuple(sorted(name for name in names if is_credential_name(name)))
 
 
 def live_secrets(
@@ -309,7 +286,7 @@ def live_secrets(
     for name in _secret_names(tuple(environ)):
         value = environ[name]
         if (
-            len(value) >= _SHORTEST_SECRET
+            len(value) >= SHORTEST_SECRET
             and not any(char.isspace() for char in value)
             and value != REPLAY_API_KEY
         ):
