@@ -221,7 +221,8 @@ def test_a_marked_key_glued_to_anything_never_survives(
     key = prefix + head + MARKER + tail
     raw = json.dumps({"input": f"x {before}{key} y"}).encode()
     request = before_record_request(Request("POST", "https://api.example.test/v1/x", raw, {}))
-    assert MARKER.encode() not in request.body
+    # the key's marker never survives; text before it may spell the marker itself
+    assert request.body.count(MARKER.encode()) <= before.count(MARKER)
     assert b"sk-REDACTED" in request.body
     assert find_secrets(_everywhere(before + key))
 
