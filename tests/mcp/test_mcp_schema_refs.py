@@ -121,3 +121,21 @@ def test_references_that_resolve_are_kept_as_the_server_wrote_them(schema: dict[
     with schema_section("places", {"lookup": schema}) as section:
         (tool,) = section.tools()
         assert tool.parameters_schema()["properties"] == schema["properties"]
+
+
+@pytest.mark.parametrize("where", ["$defs", "definitions"])
+def test_a_free_form_object_behind_a_ref_turns_strict_off_wherever_the_ref_points(
+    where: str,
+) -> None:
+    counts = {"type": "object", "additionalProperties": {"type": "integer"}}
+    schema = {
+        "type": "object",
+        "properties": {"counts": {"$ref": f"#/{where}/Counts"}},
+        "required": ["counts"],
+        where: {"Counts": counts},
+    }
+
+    with schema_section("tallies", {"tally": schema}) as section:
+        (tool,) = section.tools()
+
+    assert tool.strict is False, "strict mode cannot take a mapping with free-form keys"

@@ -12,7 +12,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from typing import Any, cast
-from urllib.parse import unquote
+
+from tooltape.prompt.json_pointer import pointed
 
 __all__ = ["unresolved_refs"]
 
@@ -21,30 +22,6 @@ _DATA = frozenset({"const", "default", "enum", "example", "examples"})
 
 _NAMED = frozenset({"$defs", "definitions", "dependentSchemas", "patternProperties", "properties"})
 """Keywords whose value maps names to schemas: a key there is a name, not a keyword."""
-
-_MISSING = object()
-
-
-def _pointed(root: Mapping[str, Any], ref: str) -> object:
-    """What the local reference ``ref`` points at in ``root`` (``_MISSING`` if nothing)."""
-    if ref == "#":
-        return root
-    if not ref.startswith("#/"):
-        return _MISSING
-    node: object = root
-    for token in ref[2:].split("/"):
-        step = unquote(token).replace("~1", "/").replace("~0", "~")
-        if isinstance(node, Mapping) and step in node:
-            node = cast("Mapping[str, object]", node)[step]
-        elif (
-            isinstance(node, list)
-            and step.isdigit()
-            and int(step) < len(cast("list[object]", node))
-        ):
-            node = cast("list[object]", node)[int(step)]
-        else:
-            return _MISSING
-    return node
 
 
 def _refs(node: object, found: list[str]) -> None:
@@ -67,5 +44,5 @@ def unresolved_refs(schema: Mapping[str, Any]) -> tuple[str, ...]:
     found: list[str] = []
     _refs(schema, found)
     return tuple(
-        dict.fromkeys(ref for ref in found if not isinstance(_pointed(schema, ref), Mapping | bool))
+        dict.fromkeys(ref for ref in found if not isinstance(pointed(schema, ref), Mapping | bool))
     )
