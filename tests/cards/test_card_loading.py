@@ -178,3 +178,41 @@ def test_if_one_server_fails_to_start_the_others_are_stopped(tmp_path: Path) -> 
 
     assert not good.started
     assert not bad.started
+
+
+TOOLS_WITHOUT_NAMES = '''
+import functools
+
+
+def add_one(x: int) -> int:
+    """Add one to x."""
+    return x + 1
+
+
+class Weather:
+    """Weather for a city."""
+
+    def __call__(self, city: str) -> str:
+        return city
+
+
+def _search(query: str, api_key: str) -> str:
+    """Search the index."""
+    return query
+
+
+local_weather = Weather()
+search = functools.partial(_search, api_key="not-a-real-key")
+plus = add_one
+'''
+
+
+def test_a_callable_instance_or_partial_tool_is_named_as_the_card_names_it(
+    tmp_path: Path,
+) -> None:
+    (tmp_path / "tools.py").write_text(TOOLS_WITHOUT_NAMES, encoding="utf-8")
+    specs = "[tools.py:local_weather, tools.py:search, tools.py:plus]"
+    card = read_card(write(tmp_path / "card.md", f"name: c\nfunction_tools: {specs}", "Go."))
+
+    names = [tool.name for tool in card.prompt.render().tools]
+    assert names == ["local_weather", "search", "add_one"], "a function keeps its own name"

@@ -32,6 +32,14 @@ __all__ = ["LoadedCard", "load_card", "read_card"]
 CARD_NAMESPACE = "cards"
 
 
+def _function_tool(spec: str, fn: Callable[..., Any]) -> Tool[Any, Any]:
+    # A callable instance or a partial has no name of its own: the card's
+    # spec names it ("tools.py:local_weather"), so the tool is called that.
+    named = getattr(fn, "__name__", None)
+    name = None if isinstance(named, str) else spec.rsplit(":", 1)[1].strip()
+    return Tool.from_function(fn, name=name)
+
+
 @dataclass(frozen=True, slots=True)
 class LoadedCard(ServerLifecycle):
     """A loaded card: its ``prompt``, its ``model``, and the MCP servers it needs.
@@ -127,7 +135,7 @@ class _Loader:
         for index, spec in enumerate(front.function_tools):
             where = f"function_tools[{index}]"
             try:
-                tools.append(Tool.from_function(load_callable(spec, base_path=base)))
+                tools.append(_function_tool(spec, load_callable(spec, base_path=base)))
             except (ToolLoadError, PromptValidationError) as exc:
                 raise _fail(path, where, exc, "function_tools") from exc
         tools.extend(build_client_tool(path, i, e) for i, e in enumerate(front.client_tools))

@@ -16,6 +16,7 @@ from tooltape.mcp.endpoints import (
     url_problem,
 )
 from tooltape.mcp.lifecycle import ServerLifecycle
+from tooltape.mcp.schema_refs import unresolved_refs
 from tooltape.mcp.tool import McpTool, mcp_tool
 from tooltape.prompt import PromptRenderError, PromptValidationError, Section
 from tooltape.prompt.naming import check_tool_name
@@ -232,6 +233,7 @@ class McpServerSection(Section[Any], ServerLifecycle):
                     f"{', '.join(sorted(offered)) or 'no tools'}. Fix the tools filter."
                 )
         wanted = [r for r in listed if self.tool_filter is None or r.name in self.tool_filter]
+        self._refuse_dangling_refs(wanted)
         tools = tuple(mcp_tool(self.name, remote, connection) for remote in wanted)
         owners: dict[str, str] = {}
         for tool in tools:
@@ -242,6 +244,31 @@ class McpServerSection(Section[Any], ServerLifecycle):
                 )
             owners[tool.name] = tool.remote_name
         return tools
+
+    def _refuse_dangling_refs(self, wanted: Sequence[Any]) -> None:
+        # The provider refuses a whole request over one $ref it cannot resolve,
+        # so a tool with one is named now, with the filter that leaves it out.
+        broken = {str(r.name): unresolved_refs(r.input_schema) for r in wanted}
+        broken = {name: refs for name, refs in broken.items() if refs}
+        if not broken:
+            return
+        endpoint = self.endpoint
+        named = "; ".join(
+            f"tool {name!r} refers to {', '.join(repr(ref) for ref in refs)}"
+            for name, refs in broken.items()
+        )
+        kept = [str(r.name) for r in wanted if r.name not in broken]
+        fix = (
+            f"Leave {'it' if len(broken) == 1 else 'them'} out with tools={kept!r}"
+            if kept
+            else "No tool of it can be sent as it is"
+        )
+        raise McpServerError(
+            f"MCP server {self.name!r} ({endpoint.kind}: {endpoint.describe()}): {named}, which "
+            "its input schema does not hold. A tool's schema is sent on its own, so a $ref must "
+            "point inside it ('#/$defs/Name'); the provider would refuse every request with this "
+            f"tool. {fix}, or have the server's schema define what it refers to."
+        )
 
     def close(self) -> None:
         """Stop the server (idempotent); ``tools()`` is empty again afterwards."""

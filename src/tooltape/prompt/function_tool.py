@@ -6,25 +6,76 @@ import copy
 import dataclasses
 import functools
 import inspect
+import re
 import typing
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from tooltape.prompt.context import ToolContext
 from tooltape.prompt.errors import PromptValidationError
+from tooltape.prompt.naming import TOOL_NAME_PATTERN
 from tooltape.prompt.result import ToolResult
-from tooltape.prompt.signature import describe, refuse_async_tool, signature_of
+from tooltape.prompt.signature import (
+    called,
+    describe,
+    is_callable_instance,
+    refuse_async_tool,
+    signature_of,
+)
 
 if TYPE_CHECKING:
     from tooltape.prompt.tool import Tool
 
 
 def _docstring_summary(fn: Callable[..., Any]) -> str | None:
-    doc = inspect.getdoc(fn)
+    """The first paragraph of what documents ``fn``: a partial's function, a callable
+    instance's class (or its ``__call__``), else ``fn`` itself."""
+    while isinstance(fn, functools.partial):
+        fn = typing.cast("functools.partial[Any]", fn).func
+    if is_callable_instance(fn):
+        # Own docs only: inspect.getdoc would inherit "Call self as a function." from type.
+        call_doc = getattr(type(fn).__call__, "__doc__", None)
+        doc = inspect.cleandoc(type(fn).__doc__ or call_doc or "")
+    else:
+        doc = inspect.getdoc(fn)
     if not doc:
         return None
     first_paragraph = doc.strip().split("\n\n", 1)[0]
     return " ".join(first_paragraph.split())
+
+
+def _snake(name: str) -> str:
+    return re.sub(r"([a-z0-9])([A-Z])|([A-Z])([A-Z][a-z])", r"\1\3_\2\4", name).lower()
+
+
+def _default_name(fn: object) -> str:
+    """The tool name ``fn`` suggests: a partial's function's, a callable instance's class
+    in snake case (``CityWeather()`` -> ``city_weather``), else ``__name__``."""
+    while isinstance(fn, functools.partial):
+        fn = typing.cast("functools.partial[Any]", fn).func
+    if is_callable_instance(fn):
+        return _snake(type(fn).__name__)
+    return str(getattr(fn, "__name__", ""))
+
+
+def _tool_name(fn: object, name: str | None, owner: str) -> str:
+    if name is not None:
+        return name
+    derived = _default_name(fn)
+    if TOOL_NAME_PATTERN.fullmatch(derived):
+        return derived
+    suggestion = re.sub(r"[^a-z0-9_-]+", "_", _snake(derived)).strip("_")[:64] or "tool"
+    raise PromptValidationError(
+        f"{owner}: the tool name {derived!r} taken from it is not a tool name (1-64 lowercase "
+        f"ASCII letters, digits, '_' or '-'); pass name=, e.g. name={suggestion!r}."
+    )
+
+
+def _bound_keywords(fn: object) -> frozenset[str]:
+    """The arguments a partial binds by keyword (none for anything else)."""
+    if isinstance(fn, functools.partial):
+        return frozenset(typing.cast("functools.partial[Any]", fn).keywords)
+    return frozenset()
 
 
 def _camel(name: str) -> str:
@@ -66,21 +117,28 @@ def function_tool(
     owner = f"Tool.from_function({describe(fn)})"
     sig = signature_of(fn, owner=owner)
     refuse_async_tool(fn, owner=owner)
+    tool_name = _tool_name(fn, name, owner)
+    target = called(fn)
+    # Arguments a partial binds by keyword are the caller's, not the model's: they
+    # stay out of the schema (where a bound key would be shown) and out of reach.
+    bound = _bound_keywords(fn)
     try:
-        hints = typing.get_type_hints(fn)
+        hints = typing.get_type_hints(target)
     except Exception as exc:
         raise PromptValidationError(f"{owner}: cannot resolve annotations ({exc}).") from exc
 
     fields: list[tuple[str, Any, Any]] = []
     takes_context = False
     for param in sig.parameters.values():
+        if param.name in bound:
+            continue
         if param.name == "context" and param.kind == param.KEYWORD_ONLY:
             takes_context = True
             continue
         if param.name == "context" and hints.get("context", ToolContext) is ToolContext:
             raise PromptValidationError(
                 f"{owner}: parameter 'context' gets the ToolContext only when it is keyword-only; "
-                f"write it after a `*`: `def {getattr(fn, '__name__', 'tool')}"
+                f"write it after a `*`: `def {getattr(target, '__name__', 'tool')}"
                 f"{_with_keyword_only_context(sig)}`."
             )
         if param.kind in (param.VAR_POSITIONAL, param.VAR_KEYWORD):
@@ -95,7 +153,6 @@ def function_tool(
             )
         fields.append((param.name, hints[param.name], _field(param.default, param.empty)))
 
-    tool_name = name if name is not None else getattr(fn, "__name__", "")
     summary = description if description is not None else _docstring_summary(fn)
     if summary is None:
         raise PromptValidationError(
@@ -106,7 +163,7 @@ def function_tool(
     params_type = dataclasses.make_dataclass(
         f"{_camel(tool_name)}Params", fields, frozen=True, slots=True, kw_only=True
     )
-    params_type.__module__ = getattr(fn, "__module__", __name__)
+    params_type.__module__ = getattr(target, "__module__", __name__)
     result_type = hints.get("return")
     positional = [p.name for p in sig.parameters.values() if p.kind == p.POSITIONAL_ONLY]
 
@@ -128,7 +185,7 @@ def function_tool(
             )
         return ToolResult.ok(outcome)
 
-    handler.__qualname__ = getattr(fn, "__qualname__", tool_name)
+    handler.__qualname__ = getattr(target, "__qualname__", tool_name)
     return Tool(
         name=tool_name,
         description=summary,

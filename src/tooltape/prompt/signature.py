@@ -5,15 +5,38 @@ from __future__ import annotations
 import functools
 import inspect
 from collections.abc import Callable
-from typing import Any
+from typing import Any, cast
 
 from tooltape.prompt.errors import PromptValidationError
 
 
+def is_callable_instance(fn: object) -> bool:
+    """Whether ``fn`` is an object whose class defines ``__call__`` (not a function,
+    method, class or partial)."""
+    return (
+        callable(fn)
+        and not inspect.isroutine(fn)
+        and not inspect.isclass(fn)
+        and not isinstance(fn, functools.partial)
+    )
+
+
+def called(fn: object) -> object:
+    """The code that runs when ``fn`` is called: the function a partial wraps, a callable
+    instance's ``__call__``, else ``fn`` itself (where its annotations and docs live)."""
+    while isinstance(fn, functools.partial):
+        fn = cast("functools.partial[Any]", fn).func
+    return type(fn).__call__ if is_callable_instance(fn) else fn
+
+
 def describe(fn: object) -> str:
-    """A readable name for a callable in error messages."""
-    module = getattr(fn, "__module__", None)
-    name = getattr(fn, "__qualname__", None) or repr(fn)
+    """A readable name for a callable in error messages: the function, method or class
+    the user wrote (``mod.Weather.__call__``, ``functools.partial(mod.add)``)."""
+    if isinstance(fn, functools.partial):
+        return f"functools.partial({describe(cast('functools.partial[Any]', fn).func)})"
+    target = type(fn).__call__ if is_callable_instance(fn) else fn
+    module = getattr(target, "__module__", None)
+    name = getattr(target, "__qualname__", None) or repr(target)
     return f"{module}.{name}" if module else str(name)
 
 
@@ -40,7 +63,7 @@ def is_async(fn: object) -> bool:
 def refuse_async_tool(fn: Callable[..., Any], *, owner: str) -> None:
     """Raise when ``fn`` is async: a tool runs synchronously, so its coroutine would never run."""
     if is_async(fn):
-        name = getattr(fn, "__name__", "handler")
+        name = getattr(called(fn), "__name__", "handler")
         raise PromptValidationError(
             f"{owner}: {describe(fn)} is async; tooltape runs tools synchronously, so it would "
             f"never be awaited. Write it as a plain `def {name}(...)` (run a coroutine inside "

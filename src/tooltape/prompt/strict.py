@@ -23,6 +23,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, cast
 
+from tooltape.prompt.json_pointer import pointed
+
 _TYPED_BY = ("type", "anyOf", "enum", "const", "$ref")
 
 
@@ -32,10 +34,7 @@ def _where(path: str) -> str:
 
 def _resolve(node: Mapping[str, Any], root: Mapping[str, Any]) -> Mapping[str, Any] | None:
     ref = node.get("$ref")
-    if not isinstance(ref, str) or not ref.startswith("#/$defs/"):
-        return None
-    defs = cast("Mapping[str, Any]", root.get("$defs", {}))
-    target = defs.get(ref.removeprefix("#/$defs/"))
+    target = pointed(root, ref) if isinstance(ref, str) else None
     return cast("Mapping[str, Any]", target) if isinstance(target, Mapping) else None
 
 

@@ -209,6 +209,11 @@ class Tool(Specializable, Generic[ParamsT, ResultT]):
         model leaves it out; one of a mutable type (a list, a dataclass, a
         pydantic model) is copied for each call. A plain return value becomes
         ``ToolResult.ok(value)``; a returned ``ToolResult`` is kept as is.
+
+        ``fn`` may also be a callable instance (named after its class in snake
+        case, described by the class's docstring) or a ``functools.partial``
+        (named and described by its function); arguments a partial binds by
+        keyword are not parameters the model sees or sets.
         """
         from tooltape.prompt.function_tool import function_tool
 

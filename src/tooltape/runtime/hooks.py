@@ -31,7 +31,7 @@ from typing import Any, cast
 
 from tooltape.prompt import ToolResult
 from tooltape.prompt.prompt import HOOK_SHAPE
-from tooltape.prompt.signature import check_positional_call
+from tooltape.prompt.signature import check_positional_call, describe
 from tooltape.runtime.events import ToolSource
 
 ToolArgs = dict[str, Any]
@@ -79,7 +79,7 @@ def _checked(hook: ToolHook, result: object) -> ToolResult[Any]:
     if isinstance(result, ToolResult):
         return cast("ToolResult[Any]", result)
     raise TypeError(
-        f"Tool hook {getattr(hook, '__qualname__', hook)!r} returned "
+        f"Tool hook {describe(hook)} returned "
         f"{type(result).__name__}; a hook must return a ToolResult "
         "(usually the one call_next gave it)."
     )
