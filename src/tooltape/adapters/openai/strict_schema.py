@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, cast
 
+from tooltape.prompt.json_pointer import pointed
 from tooltape.prompt.schema import without_keywords
 
 _DROPPED_KEYS = ("default", "title")
@@ -44,17 +45,54 @@ def strict_schema(schema: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def _resolve(schema: Mapping[str, Any], root: Mapping[str, Any]) -> Mapping[str, Any]:
-    ref = schema.get("$ref")
-    if isinstance(ref, str) and ref.startswith("#/$defs/"):
-        defs = cast("Mapping[str, Mapping[str, Any]]", root.get("$defs", {}))
-        return defs.get(ref.removeprefix("#/$defs/"), schema)
+    """``schema`` with a local ``$ref`` followed wherever it points (``#/$defs/...``,
+    ``#/definitions/...``); a reference that leads nowhere stays as it is."""
+    seen: set[str] = set()
+    while isinstance(ref := schema.get("$ref"), str) and ref not in seen:
+        seen.add(ref)
+        target = pointed(root, ref)
+        if not isinstance(target, Mapping):
+            break
+        schema = cast("Mapping[str, Any]", target)
     return schema
+
+
+def _options(schema: Mapping[str, Any], root: Mapping[str, Any]) -> list[Mapping[str, Any]]:
+    """``schema`` and the alternatives it is made of (``anyOf``/``oneOf``/``allOf``), each
+    resolved: where a value's object or array shape may be declared."""
+    resolved = _resolve(schema, root)
+    found = [resolved]
+    for keyword in ("anyOf", "oneOf", "allOf"):
+        for option in cast("list[object]", resolved.get(keyword, [])):
+            if isinstance(option, Mapping):
+                found.extend(_options(cast("Mapping[str, Any]", option), root))
+    return found
+
+
+def _cleaned(value: object, schema: Mapping[str, Any], root: Mapping[str, Any]) -> object:
+    """``value`` with strict-wire nulls dropped inside it, as far as ``schema`` declares."""
+    if isinstance(value, dict):
+        arguments = cast("dict[str, Any]", value)
+        for option in _options(schema, root):
+            if isinstance(option.get("properties"), Mapping):
+                return drop_null_optionals(arguments, option, root)
+        return arguments
+    if isinstance(value, list):
+        values = cast("list[object]", value)
+        for option in _options(schema, root):
+            items = option.get("items")
+            if isinstance(items, Mapping):
+                item_schema = cast("Mapping[str, Any]", items)
+                return [_cleaned(item, item_schema, root) for item in values]
+        return values
+    return value
 
 
 def drop_null_optionals(
     arguments: Mapping[str, Any], schema: Mapping[str, Any], root: Mapping[str, Any] | None = None
 ) -> dict[str, Any]:
-    """Remove ``null`` values the strict wire forced onto optional, non-nullable fields.
+    """Remove ``null`` values the strict wire forced onto optional, non-nullable fields, at
+    any depth (nested objects, list items, behind references).
 
     ``schema`` is the original (non-strict) schema of the params.
     """
@@ -70,9 +108,5 @@ def drop_null_optionals(
             continue
         if value is None and key not in required and not _is_nullable(_resolve(prop, root)):
             continue
-        if isinstance(value, dict):
-            nested = _resolve(prop, root)
-            if "properties" in nested:
-                value = drop_null_optionals(cast("dict[str, Any]", value), nested, root)
-        cleaned[key] = value
+        cleaned[key] = _cleaned(value, prop, root)
     return cleaned

@@ -124,4 +124,9 @@ class ToolLoop:
             return text
         if not isinstance(parsed, dict):
             return text
-        return drop_null_optionals(cast("dict[str, Any]", parsed), tool.parameters_schema())
+        try:
+            return drop_null_optionals(cast("dict[str, Any]", parsed), tool.parameters_schema())
+        except RecursionError:
+            # Nested deeper than the cleaning can follow (a recursive schema): the
+            # arguments go to validation as sent, which says what does not fit.
+            return text
