@@ -155,6 +155,20 @@ def test_a_server_that_dies_mid_call_gives_failed_results_not_exceptions() -> No
     assert [e.source for e in session.tool_invocations] == ["mcp", "mcp"]
 
 
+def test_after_the_server_is_gone_calls_say_so_instead_of_asking_to_retry() -> None:
+    with demo_section(tools=["crash", "get_time"]) as section:
+        executor, _ = executor_for(section)
+        crashed = executor.execute(ToolCall("demo__crash", {}))
+        first_after = executor.execute(ToolCall("demo__get_time", {}))
+        second_after = executor.execute(ToolCall("demo__get_time", {}))
+
+    for result in (crashed, first_after, second_after):
+        assert not result.success
+        assert "has stopped" in result.message, result.message
+        assert "Retry later" not in result.message, "a retry cannot reach a server that is gone"
+        assert "continue without this tool" in result.message.lower()
+
+
 def test_a_subscriber_sees_mcp_invocations(demo: McpServerSection) -> None:
     executor, _ = executor_for(demo)
     seen: list[ToolInvoked] = []

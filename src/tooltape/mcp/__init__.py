@@ -18,7 +18,7 @@ server starts.
 """
 
 from tooltape.mcp.arguments import JsonSchemaArguments
-from tooltape.mcp.connection import McpConnection, McpServerError
+from tooltape.mcp.connection import McpConnection, McpServerError, McpServerStopped
 from tooltape.mcp.endpoints import McpEndpoint, ServerCommand, ServerUrl
 from tooltape.mcp.section import McpServerSection
 from tooltape.mcp.servers import mcp_sections, running_servers
@@ -30,6 +30,7 @@ __all__ = [
     "McpConnection",
     "McpEndpoint",
     "McpServerError",
+    "McpServerStopped",
     "McpServerSection",
     "McpTool",
     "ServerCommand",

@@ -31,7 +31,7 @@ if TYPE_CHECKING:
     from mcp.types import CallToolResult
     from mcp.types import Tool as RemoteTool
 
-__all__ = ["McpConnection", "McpServerError", "ServerCommand", "ServerUrl"]
+__all__ = ["McpConnection", "McpServerError", "McpServerStopped", "ServerCommand", "ServerUrl"]
 
 _SHUTDOWN_TIMEOUT = 15.0
 _MAX_LIST_PAGES = 100
@@ -40,6 +40,11 @@ _STDERR_TAIL_BYTES = 2000
 
 class McpServerError(RuntimeError):
     """An MCP server could not be started, listed or reached."""
+
+
+class McpServerStopped(McpServerError):
+    """A started MCP server is gone (its process ended or its connection closed): no later
+    call can reach it until the section is entered again."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,6 +67,9 @@ class _Running:
     # The last HTTP error status (e.g. "401 Unauthorized"): the SDK's own
     # errors do not say which, and it tells a wrong path from missing auth.
     http_error: str | None = None
+    # Why the connection closed under a call, once it has: the SDK keeps the
+    # session object, and every later call would fail the same way.
+    closed: str | None = None
 
 
 class McpConnection:
@@ -201,8 +209,10 @@ class McpConnection:
         client = running.client if running is not None else None
         if running is None or client is None:
             raise McpServerError(f"{self._label()} is not started; use `with section:`.")
+        if running.closed is not None:
+            raise McpServerStopped(f"{self._label()} has stopped: {running.closed}.")
         if running.lifecycle is not None and running.lifecycle.done():
-            raise McpServerError(f"{self._label()} has stopped: {self._exit_reason(running)}.")
+            raise McpServerStopped(f"{self._label()} has stopped: {self._exit_reason(running)}.")
         future = asyncio.run_coroutine_threadsafe(
             client.call_tool(name, dict(arguments), read_timeout_seconds=self.call_timeout_sec),
             running.loop,
@@ -219,6 +229,9 @@ class McpConnection:
             ) from None
         except Exception as exc:
             detail = _describe(exc)
+            if _is_connection_closed(exc):
+                running.closed = self._with_stderr_tail(detail)
+                raise McpServerStopped(f"{self._label()} has stopped: {running.closed}.") from None
             scrubbed = self.endpoint.scrub(detail)
             if scrubbed == detail:
                 raise
@@ -228,8 +241,12 @@ class McpConnection:
     def _exit_reason(self, running: _Running) -> str:
         assert running.lifecycle is not None
         error = running.lifecycle.exception() if not running.lifecycle.cancelled() else None
+        return self._with_stderr_tail(
+            _describe(error) if error is not None else "the connection ended"
+        )
+
+    def _with_stderr_tail(self, detail: str) -> str:
         tail = self.stderr_tail().strip().splitlines()
-        detail = _describe(error) if error is not None else "the connection ended"
         return self.endpoint.scrub(detail + (f"; last stderr line: {tail[-1]}" if tail else ""))
 
     def stderr_tail(self) -> str:
@@ -292,6 +309,15 @@ async def _cancel_other_tasks() -> None:
     for task in others:
         task.cancel()
     await asyncio.gather(*others, return_exceptions=True)
+
+
+def _is_connection_closed(error: BaseException) -> bool:
+    """Whether ``error`` is the SDK saying the session's connection closed (the server's
+    process exited, or its stream ended), which no retry on this session can undo."""
+    from mcp.types import CONNECTION_CLOSED
+
+    data = getattr(error, "error", None)
+    return getattr(data, "code", None) == CONNECTION_CLOSED
 
 
 def _describe(error: BaseException) -> str:

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any, Protocol, cast
 from pydantic_core import to_json
 
 from tooltape.mcp.arguments import JsonSchemaArguments, json_schema_arguments
+from tooltape.mcp.connection import McpServerStopped
 from tooltape.prompt import Tool, ToolContext, ToolResult
 from tooltape.prompt.naming import DESCRIPTION_MAX_LENGTH, check_description, check_tool_name
 from tooltape.prompt.strict import strict_mode_problems
@@ -120,10 +121,14 @@ class _RemoteCall:
         try:
             result = self.caller.call_tool(self.remote_name, params)
         except Exception as exc:
+            advice = (
+                "Continue without this tool: its server is not running any more."
+                if isinstance(exc, McpServerStopped)
+                else "Retry later or continue without this tool."
+            )
             return ToolResult.error(
                 f"MCP server {self.server!r} could not run tool {self.remote_name!r}: "
-                f"{type(exc).__name__}: {failure_detail(exc)}. Retry later or continue without "
-                "this tool."
+                f"{type(exc).__name__}: {failure_detail(exc)}. {advice}"
             )
         return call_result(self.server, self.remote_name, result)
 
