@@ -20,6 +20,7 @@ from tooltape.cli.errors import EXIT_FAILURE, EXIT_USAGE, CliError, UsageError
 from tooltape.cli.folders import project_settings
 from tooltape.cli.terminal import Console
 from tooltape.testing.cassette import live_secrets, redaction
+from tooltape.testing.contracts import UnreadableFolderError
 
 __all__ = ["main"]
 
@@ -108,6 +109,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except CliError as exc:
         console.error(args.command, exc.message)
         return exc.code
+    except UnreadableFolderError as exc:  # names the folder and the fix
+        console.error(args.command, str(exc))
+        return EXIT_FAILURE
     except KeyboardInterrupt:
         console.error(args.command, "interrupted")
         return 130

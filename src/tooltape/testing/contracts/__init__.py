@@ -24,6 +24,7 @@ from tooltape.testing.contracts.checks import (
 from tooltape.testing.contracts.client_checks import check_client_kind
 from tooltape.testing.contracts.corpus import (
     Corpus,
+    UnreadableFolderError,
     cassette_files,
     cassette_folders,
     load_corpus,
@@ -55,6 +56,7 @@ __all__ = [
     "KindReport",
     "Outcome",
     "Subject",
+    "UnreadableFolderError",
     "builtin_subjects",
     "cassette_files",
     "cassette_folders",

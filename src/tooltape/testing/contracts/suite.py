@@ -38,7 +38,12 @@ from tooltape.testing.contracts.checks import (
     check_replay,
     check_spec,
 )
-from tooltape.testing.contracts.corpus import SPEC_DIR_NAME, Corpus, load_corpus
+from tooltape.testing.contracts.corpus import (
+    SPEC_DIR_NAME,
+    Corpus,
+    UnreadableFolderError,
+    load_corpus,
+)
 from tooltape.testing.contracts.subjects import (
     ContractSetupError,
     ContractSubject,
@@ -84,7 +89,11 @@ class HostedToolCodecContract:
     @classmethod
     def contract_corpus(cls, contract_folder: Path) -> Corpus:
         """Every Responses answer recorded under the cassette folder."""
-        return load_corpus(contract_folder)
+        try:
+            return load_corpus(contract_folder)
+        except UnreadableFolderError as exc:  # the message names the folder and the fix
+            refused = str(exc)
+        pytest.fail(refused, pytrace=False)  # outside the handler: the message shows once
 
     def test_spec_matches_snapshot(
         self, request: pytest.FixtureRequest, contract_folder: Path
