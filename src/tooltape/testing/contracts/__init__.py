@@ -43,6 +43,11 @@ from tooltape.testing.contracts.subjects import (
     snapshot_stem,
 )
 from tooltape.testing.contracts.suite import HostedToolCodecContract
+from tooltape.testing.contracts.superseded import (
+    Superseded,
+    replayed_cassettes,
+    superseded_cassettes,
+)
 
 __all__ = [
     "PYTEST_UPDATE",
@@ -56,6 +61,7 @@ __all__ = [
     "KindReport",
     "Outcome",
     "Subject",
+    "Superseded",
     "UnreadableFolderError",
     "builtin_subjects",
     "cassette_files",
@@ -72,9 +78,11 @@ __all__ = [
     "load_corpus",
     "load_subject",
     "project_subjects",
+    "replayed_cassettes",
     "representative_tool",
     "run_contracts",
     "snapshot_stem",
     "spec_document",
     "spec_path",
+    "superseded_cassettes",
 ]

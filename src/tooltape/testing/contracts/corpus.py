@@ -13,6 +13,7 @@ from typing import Any
 from tooltape.adapters.openai.reading import field
 from tooltape.testing.cassette import CassetteError, load_cassette
 from tooltape.testing.contracts.attribution import claims
+from tooltape.testing.contracts.superseded import replayed_cassettes
 from tooltape.testing.recorded.answers import RecordedAnswer, read_answers
 
 SPEC_DIR_NAME = "specs"
@@ -184,14 +185,21 @@ def cassette_files(root: Path) -> list[Path]:
     return files
 
 
-def load_corpus(root: Path, files: Iterable[Path] | None = None) -> Corpus:
-    """Read every cassette under ``root``; unreadable files are kept with the reason.
+def load_corpus(
+    root: Path, files: Iterable[Path] | None = None, *, project: Path | None = None
+) -> Corpus:
+    """Read ``files``, by default every cassette under ``root`` that replay reads (not a
+    ``.yaml`` superseded by the ``.json`` beside it, unless a test module under
+    ``project`` names it: :mod:`~tooltape.testing.contracts.superseded`); unreadable
+    files are kept with the reason.
 
     A folder under ``root`` the system will not list raises :class:`UnreadableFolderError`.
     """
     exchanges: list[RecordedExchange] = []
     unreadable: list[tuple[Path, str]] = []
-    for path in files if files is not None else cassette_files(root):
+    if files is None:
+        files = replayed_cassettes(cassette_files(root), project)[0]
+    for path in files:
         try:
             cassette = load_cassette(path)
         except CassetteError as exc:

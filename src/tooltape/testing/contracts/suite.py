@@ -87,10 +87,12 @@ class HostedToolCodecContract:
 
     @pytest.fixture(scope="class")
     @classmethod
-    def contract_corpus(cls, contract_folder: Path) -> Corpus:
-        """Every Responses answer recorded under the cassette folder."""
+    def contract_corpus(cls, request: pytest.FixtureRequest, contract_folder: Path) -> Corpus:
+        """Every Responses answer recorded under the cassette folder, in the files replay
+        reads (not a ``.yaml`` left beside the ``.json`` a test was recorded again into)."""
+        project = Path(str(request.config.rootpath))
         try:
-            return load_corpus(contract_folder)
+            return load_corpus(contract_folder, project=project)
         except UnreadableFolderError as exc:  # the message names the folder and the fix
             refused = str(exc)
         pytest.fail(refused, pytrace=False)  # outside the handler: the message shows once
