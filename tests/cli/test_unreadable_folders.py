@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 from cli_helpers import Run, clean_interaction, write_cassette
-from folder_refusal import refuse_listing
+from folder_refusal import refuse_listing, refuse_reading
 
 
 @pytest.fixture
@@ -89,3 +89,16 @@ def test_cassettes_kept_elsewhere_are_still_named_beside_an_unreadable_folder(
     assert run.code == 0, run.err
     assert "no cassettes in cassettes, but the project holds some elsewhere:" in run.out
     assert "tests/cassettes: 1 JSON" in run.out
+
+
+@pytest.mark.parametrize("command", ["lint", "check"])
+def test_an_unreadable_pyproject_is_named_with_the_permission_fix(
+    cli: Callable[..., Run], project: Path, monkeypatch: pytest.MonkeyPatch, command: str
+) -> None:
+    refuse_reading(monkeypatch, project / "pyproject.toml")
+    run = cli(command)
+    assert run.code == 1, run.err  # the system refused a file: not a usage error
+    assert run.err.startswith(f"tooltape {command}: error: {project / 'pyproject.toml'} ")
+    assert "cannot be read (Permission denied)" in run.err
+    assert f"`chmod u+r {project / 'pyproject.toml'}`" in run.err
+    assert "TOML" not in run.err

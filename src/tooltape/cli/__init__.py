@@ -16,7 +16,7 @@ from collections.abc import Callable, Sequence
 from importlib import metadata
 
 from tooltape.cli import check, importing, inspecting, lint, specs
-from tooltape.cli.errors import EXIT_FAILURE, EXIT_USAGE, CliError, UsageError
+from tooltape.cli.errors import EXIT_FAILURE, EXIT_USAGE, CliError
 from tooltape.cli.folders import project_settings
 from tooltape.cli.terminal import Console
 from tooltape.testing.cassette import live_secrets, redaction
@@ -143,7 +143,7 @@ def _credentials_hidden() -> Callable[[str], str]:
     knows, the project's own patterns, and the live values in the environment."""
     try:
         scrub = project_settings().scrub
-    except UsageError:  # the command itself reports what is wrong with the settings
+    except CliError:  # the command itself reports what is wrong with the settings
         scrub = None
     return redaction(scrub, live_secrets(os.environ))
 

@@ -8,13 +8,18 @@ from dataclasses import dataclass
 from importlib.resources import files
 from pathlib import Path
 
-from tooltape.cli.errors import UsageError
+from tooltape.cli.errors import CliError, UsageError
 from tooltape.cli.pytest_recording import import_out
 from tooltape.cli.terminal import display_path
 from tooltape.cli.usage import defines_cassette_dir
 from tooltape.testing.cassette._paths import irregular_file_error
 from tooltape.testing.contracts import cassette_folders
-from tooltape.testing.settings import ProjectSettings, SettingsError, load_settings
+from tooltape.testing.settings import (
+    ProjectSettings,
+    SettingsError,
+    UnreadableSettingsError,
+    load_settings,
+)
 
 _PROJECT_FILES = ("pyproject.toml", "pytest.ini", ".pytest.ini", "tox.ini", "setup.cfg")
 
@@ -51,6 +56,8 @@ def project_settings() -> ProjectSettings:
     root = project_root() or Path.cwd()
     try:
         return load_settings(root)
+    except UnreadableSettingsError as exc:  # the system refused a file: not the command line
+        raise CliError(str(exc)) from exc
     except SettingsError as exc:
         raise UsageError(str(exc)) from exc
 
