@@ -149,3 +149,40 @@ def test_only_a_yaml_of_the_same_name_in_the_same_folder_is_superseded(
 
     check = cli("check", "cassettes")
     assert check.out.startswith(f"cassettes: cassettes (3 files; 1 superseded {suffix} left out")
+
+
+@pytest.mark.parametrize("named", ["shared.yaml", "common/shared.yaml"])
+def test_a_yaml_a_test_names_as_a_shared_cassette_is_not_superseded(
+    cli: Callable[..., Run], tmp_path: Path, monkeypatch: pytest.MonkeyPatch, named: str
+) -> None:
+    # pytest-recording reads `@pytest.mark.vcr("shared.yaml")` as an extra cassette for the
+    # test, whatever .json sits beside it: replay reads both files.
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "pyproject.toml").write_text("[tool.tooltape]\n")
+    (tmp_path / "tests").mkdir()
+    (tmp_path / "tests" / "test_api.py").write_text(
+        f'import pytest\n\n\n@pytest.mark.vcr("{named}")\ndef test_x():\n    pass\n'
+    )
+    folder = tmp_path / "cassettes" / "common"
+    write_cassette(folder / "shared.json", clean_interaction())
+    write_cassette(folder / "shared.yaml", clean_interaction())
+
+    lint = cli("lint")
+    assert "superseded" not in lint.out, lint.out
+    check = cli("check")
+    assert check.out.startswith("cassettes: cassettes (2 files)\n"), check.out
+
+
+def test_a_yaml_named_only_in_a_comment_is_still_superseded(
+    cli: Callable[..., Run], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "pyproject.toml").write_text("[tool.tooltape]\n")
+    (tmp_path / "tests").mkdir()
+    (tmp_path / "tests" / "test_api.py").write_text("# was shared.yaml\ndef test_x():\n    pass\n")
+    write_cassette(tmp_path / "cassettes" / "shared.json", clean_interaction())
+    write_cassette(tmp_path / "cassettes" / "shared.yaml", clean_interaction())
+    check = cli("check")
+    assert check.out.startswith("cassettes: cassettes (1 file; 1 superseded .yaml left out"), (
+        check.out
+    )

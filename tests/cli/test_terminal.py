@@ -102,3 +102,50 @@ def test_what_the_terminal_cannot_encode_is_written_as_escapes() -> None:
         Console(out, out, Style(False), Style(False)).error("inspect", text)
         out.flush()
         assert raw.getvalue().decode(encoding) == f"{shown}\ntooltape inspect: error: {shown}\n"
+
+
+def test_a_dumb_terminal_gets_no_colour_and_no_progress_bar(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    assert not wants_colour(FakeTerminal(), {"TERM": "dumb"})
+    assert wants_colour(FakeTerminal(), {"TERM": "xterm-256color"})
+    monkeypatch.setenv("TERM", "dumb")
+    stream = FakeTerminal()
+    progress = Progress(stream, 2, delay=0)
+    progress.advance("x")
+    progress.close()
+    assert stream.getvalue() == ""  # a dumb terminal shows the escapes as text
+
+
+@pytest.mark.parametrize(
+    ("argv", "usage", "unknown", "meant"),
+    [
+        (["check", "--strik"], "usage: tooltape check ", "--strik", "--strict"),
+        (
+            ["check", "cassettes", "--updatespecs"],
+            "usage: tooltape check ",
+            "--updatespecs",
+            "--update-specs",
+        ),
+        (
+            ["import", "a.yaml", "--out", "o", "--forse"],
+            "usage: tooltape import ",
+            "--forse",
+            "--force",
+        ),
+        (["lint", "--zzz"], "usage: tooltape lint ", "--zzz", None),
+        (["--verison", "check"], "usage: tooltape [-h]", "--verison", "--version"),
+    ],
+)
+def test_an_unknown_option_shows_its_command_usage_and_the_option_meant(
+    cli: Callable[..., Run], argv: list[str], usage: str, unknown: str, meant: str | None
+) -> None:
+    run = cli(*argv)
+    assert run.code == 2
+    assert run.err.startswith(usage), run.err
+    last = run.err.splitlines()[-1]
+    assert f"unrecognized arguments: {unknown}" in last
+    if meant is None:
+        assert "did you mean" not in last
+    else:
+        assert last.endswith(f" (did you mean {meant}?)")

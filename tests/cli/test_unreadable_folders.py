@@ -1,43 +1,17 @@
 """A folder the system will not list, among the cassettes or as the cassette folder itself.
 
-``chmod 000`` does not stop root, and the suite may run as root: the folder is
-made unreadable by having ``os.scandir`` refuse it as the system does
-(``PermissionError``, errno ``EACCES``), the call every folder walk makes.
-A folder that cannot be read is never taken for one with nothing in it.
+The folder is made unreadable as :mod:`folder_refusal` does it (the suite may run
+as root). A folder that cannot be read is never taken for one with nothing in it.
 """
 
 from __future__ import annotations
 
-import errno
-import os
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 from cli_helpers import Run, clean_interaction, write_cassette
-
-
-def refuse_listing(monkeypatch: pytest.MonkeyPatch, folder: Path) -> None:
-    """``os.scandir(folder)``, and ``os.stat`` of what is inside it, fail as they do for a
-    folder without read and search permission (``chmod 000``)."""
-    listing, status = os.scandir, os.stat
-    refused = folder.resolve()
-
-    def denied(path: object) -> PermissionError:
-        return PermissionError(errno.EACCES, os.strerror(errno.EACCES), os.fspath(str(path)))
-
-    def scandir(path: str | os.PathLike[str] = ".") -> object:
-        if Path(path).resolve() == refused:
-            raise denied(path)
-        return listing(path)
-
-    def stat(path: str | os.PathLike[str], *args: object, **kwargs: object) -> object:
-        if isinstance(path, str | os.PathLike) and Path(path).absolute().parent == refused:
-            raise denied(path)
-        return status(path, *args, **kwargs)  # type: ignore[arg-type]
-
-    monkeypatch.setattr(os, "scandir", scandir)
-    monkeypatch.setattr(os, "stat", stat)
+from folder_refusal import refuse_listing, refuse_reading
 
 
 @pytest.fixture
@@ -99,3 +73,32 @@ def test_an_unreadable_folder_elsewhere_in_the_project_does_not_stop_an_empty_on
     run = cli(command)
     assert run.code == 0, run.err
     assert run.err == ""
+
+
+@pytest.mark.parametrize("command", ["lint", "check"])
+def test_cassettes_kept_elsewhere_are_still_named_beside_an_unreadable_folder(
+    cli: Callable[..., Run], tmp_path: Path, monkeypatch: pytest.MonkeyPatch, command: str
+) -> None:
+    (tmp_path / "pyproject.toml").write_text("[tool.tooltape]\n")
+    (tmp_path / "cassettes").mkdir()
+    write_cassette(tmp_path / "tests" / "cassettes" / "a.json", clean_interaction())
+    (tmp_path / "db-data" / "locked").mkdir(parents=True)
+    monkeypatch.chdir(tmp_path)
+    refuse_listing(monkeypatch, tmp_path / "db-data" / "locked")
+    run = cli(command)
+    assert run.code == 0, run.err
+    assert "no cassettes in cassettes, but the project holds some elsewhere:" in run.out
+    assert "tests/cassettes: 1 JSON" in run.out
+
+
+@pytest.mark.parametrize("command", ["lint", "check"])
+def test_an_unreadable_pyproject_is_named_with_the_permission_fix(
+    cli: Callable[..., Run], project: Path, monkeypatch: pytest.MonkeyPatch, command: str
+) -> None:
+    refuse_reading(monkeypatch, project / "pyproject.toml")
+    run = cli(command)
+    assert run.code == 1, run.err  # the system refused a file: not a usage error
+    assert run.err.startswith(f"tooltape {command}: error: {project / 'pyproject.toml'} ")
+    assert "cannot be read (Permission denied)" in run.err
+    assert f"`chmod u+r {project / 'pyproject.toml'}`" in run.err
+    assert "TOML" not in run.err

@@ -5,12 +5,14 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from folder_refusal import refuse_reading
 
 from tooltape.testing.settings import (
     DEFAULT_MODEL,
     ProjectSettings,
     ScrubSettings,
     SettingsError,
+    UnreadableSettingsError,
     load_settings,
 )
 
@@ -149,3 +151,24 @@ def test_a_tooltape_key_that_is_not_a_table_is_an_error_not_ignored(
     assert str(root / "pyproject.toml") in message
     assert "tool.tooltape must be a table" in message
     assert "[tool.tooltape]" in message
+
+
+@pytest.mark.parametrize(
+    ("name", "text"),
+    [
+        ("pyproject.toml", '[tool.tooltape]\ncassette_dir = "tests/cassettes"\n'),
+        ("pytest.ini", "[pytest]\ntooltape_cassette_dir = tests/cassettes\n"),
+        ("tox.ini", "[pytest]\ntooltape_cassette_dir = tests/cassettes\n"),
+    ],
+)
+def test_a_settings_file_the_system_will_not_open_is_named_with_the_permission_fix(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, name: str, text: str
+) -> None:
+    (tmp_path / name).write_text(text, encoding="utf-8")
+    refuse_reading(monkeypatch, tmp_path / name)
+    with pytest.raises(UnreadableSettingsError) as caught:
+        load_settings(tmp_path)
+    message = str(caught.value)
+    assert message.startswith(f"{tmp_path / name} cannot be read (Permission denied): ")
+    assert f"`chmod u+r {tmp_path / name}`" in message
+    assert "TOML" not in message

@@ -9,17 +9,20 @@ Errors go to stderr and name the file (or target) and what to do.
 from __future__ import annotations
 
 import argparse
+import difflib
 import errno
 import os
+import re
 import sys
 from collections.abc import Callable, Sequence
 from importlib import metadata
 
 from tooltape.cli import check, importing, inspecting, lint, specs
-from tooltape.cli.errors import EXIT_FAILURE, EXIT_USAGE, CliError, UsageError
+from tooltape.cli.errors import EXIT_FAILURE, EXIT_USAGE, CliError
 from tooltape.cli.folders import project_settings
 from tooltape.cli.terminal import Console
 from tooltape.testing.cassette import live_secrets, redaction
+from tooltape.testing.contracts import UnreadableFolderError
 
 __all__ = ["main"]
 
@@ -81,6 +84,7 @@ def build_parser() -> argparse.ArgumentParser:
             formatter_class=argparse.RawDescriptionHelpFormatter,
         )
         configure(command)
+        command.set_defaults(command_parser=command)
         command.epilog = "\n".join(filter(None, (command.epilog, _COMMAND_EXIT_STATUS)))
     return parser
 
@@ -96,7 +100,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Run ``tooltape`` with ``argv`` (default: the process arguments); return the exit status."""
     parser = build_parser()
     try:
-        args = parser.parse_args(argv)
+        args = _parse(parser, list(sys.argv[1:] if argv is None else argv))
     except SystemExit as exc:  # argparse exits on --help (0) and on usage errors (2)
         return exc.code if isinstance(exc.code, int) else EXIT_USAGE
     console = Console.from_std(redact=_credentials_hidden())
@@ -108,6 +112,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except CliError as exc:
         console.error(args.command, exc.message)
         return exc.code
+    except UnreadableFolderError as exc:  # names the folder and the fix
+        console.error(args.command, str(exc))
+        return EXIT_FAILURE
     except KeyboardInterrupt:
         console.error(args.command, "interrupted")
         return 130
@@ -119,6 +126,34 @@ def main(argv: Sequence[str] | None = None) -> int:
         # a name no file system takes leads to nothing, as a path that does not exist
         return EXIT_USAGE if exc.errno == errno.ENAMETOOLONG else EXIT_FAILURE
     return status
+
+
+def _parse(parser: argparse.ArgumentParser, argv: list[str]) -> argparse.Namespace:
+    """``argv`` parsed; an unknown option is a usage error of the command it follows
+    (argparse would show ``tooltape``'s usage), naming the option it most looks like."""
+    args, unknown = parser.parse_known_args(argv)
+    if not unknown:
+        return args
+    command: argparse.ArgumentParser | None = getattr(args, "command_parser", None)
+    given = argv.index(args.command) if args.command in argv else len(argv)
+    owner = parser if command is None or unknown[0] in argv[:given] else command
+    owner.error(f"unrecognized arguments: {' '.join(unknown)}{_meant(unknown, owner)}")
+
+
+_OPTION = re.compile(r"(?<![\w-])--?[A-Za-z][\w-]*")
+
+
+def _meant(unknown: Sequence[str], parser: argparse.ArgumentParser) -> str:
+    """`` (did you mean --strict?)`` for the options among ``unknown`` close to one of
+    ``parser``'s (those its usage lists)."""
+    options = _OPTION.findall(parser.format_usage())
+    meant = [
+        close[0]
+        for word in unknown
+        if word.startswith("-")
+        and (close := difflib.get_close_matches(word.split("=", 1)[0], options, n=1))
+    ]
+    return f" (did you mean {' or '.join(dict.fromkeys(meant))}?)" if meant else ""
 
 
 def _system_refusal(error: OSError) -> str:
@@ -139,7 +174,7 @@ def _credentials_hidden() -> Callable[[str], str]:
     knows, the project's own patterns, and the live values in the environment."""
     try:
         scrub = project_settings().scrub
-    except UsageError:  # the command itself reports what is wrong with the settings
+    except CliError:  # the command itself reports what is wrong with the settings
         scrub = None
     return redaction(scrub, live_secrets(os.environ))
 

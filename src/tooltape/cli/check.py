@@ -18,8 +18,13 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 from tooltape.cli.errors import EXIT_FAILURE, EXIT_OK, UsageError
-from tooltape.cli.folders import CassetteFolder, cassette_folder, elsewhere_hint, project_settings
-from tooltape.cli.superseded import Superseded, replayed_cassettes
+from tooltape.cli.folders import (
+    CassetteFolder,
+    cassette_folder,
+    elsewhere_hint,
+    project_root,
+    project_settings,
+)
 from tooltape.cli.terminal import Cell, Console, Progress, plural, table
 from tooltape.testing.contracts import (
     ContractReport,
@@ -27,10 +32,12 @@ from tooltape.testing.contracts import (
     KindReport,
     Outcome,
     Subject,
+    Superseded,
     cassette_files,
     cli_update,
     load_corpus,
     project_subjects,
+    replayed_cassettes,
     run_contracts,
 )
 from tooltape.testing.settings import ProjectSettings
@@ -92,7 +99,8 @@ def run_check(
     settings = project_settings()
     chosen = dict(_subjects(settings) if subjects is None else subjects)
     required = set(chosen) if strict or settings.strict else set(settings.required_kinds)
-    files, superseded = replayed_cassettes(cassette_files(folder.path))
+    project = project_root() or Path.cwd()
+    files, superseded = replayed_cassettes(cassette_files(folder.path), project)
     progress = Progress(console.err, len(files) + len(chosen))
     try:
         corpus = load_corpus(folder.path, progress.track(files, lambda path: path.name))

@@ -14,7 +14,12 @@ from tooltape.cli.terminal import display_path
 from tooltape.cli.usage import defines_cassette_dir
 from tooltape.testing.cassette._paths import irregular_file_error
 from tooltape.testing.contracts import cassette_folders
-from tooltape.testing.settings import ProjectSettings, SettingsError, load_settings
+from tooltape.testing.settings import (
+    ProjectSettings,
+    SettingsError,
+    UnreadableSettingsError,
+    load_settings,
+)
 
 _PROJECT_FILES = ("pyproject.toml", "pytest.ini", ".pytest.ini", "tox.ini", "setup.cfg")
 
@@ -51,6 +56,8 @@ def project_settings() -> ProjectSettings:
     root = project_root() or Path.cwd()
     try:
         return load_settings(root)
+    except UnreadableSettingsError as exc:  # the system refused a file: not the command line
+        raise CliError(str(exc)) from exc
     except SettingsError as exc:
         raise UsageError(str(exc)) from exc
 
@@ -86,39 +93,17 @@ def given_folder(argument: str) -> CassetteFolder:
     return CassetteFolder(path, "given")
 
 
-def refuse_unreadable(folder: Path) -> None:
-    """Stop when the system will not list ``folder`` or a folder under it (hidden ones
-    aside): a walk would pass over it in silence, as if it held no cassette."""
-    refused: list[OSError] = []
-    for _, dirs, _ in os.walk(folder, onerror=refused.append):
-        dirs[:] = [name for name in dirs if not name.startswith(".")]
-    if not refused:
-        return
-    listed = ", ".join(
-        f"{display_path(Path(error.filename))} ({error.strerror or type(error).__name__})"
-        for error in refused[:5]
-    ) + (f" and {len(refused) - 5} more" if len(refused) > 5 else "")
-    first = display_path(Path(refused[0].filename))
-    inside = f" or move it out of {display_path(folder)}" if first != display_path(folder) else ""
-    raise CliError(
-        f"cannot read {listed}: give it read permission "
-        f"(`chmod -R u+rX {shlex.quote(first)}`){inside}, then run again"
-    )
-
-
 def cassette_folder(argument: str | None, *, command: str, allow_bundled: bool) -> CassetteFolder:
     """``argument``, else the project's cassette folder (``cassette_dir`` in
     ``[tool.tooltape]``, ``cassettes`` by default, under the project root), else (only
-    outside any project, and when allowed) the cassettes bundled with tooltape. A
-    folder that cannot be read, or holds one, is an error.
+    outside any project, and when allowed) the cassettes bundled with tooltape.
+    (Listing its cassettes, :func:`~tooltape.testing.contracts.cassette_files`, refuses a
+    folder the system will not list.)
     """
     if argument is not None:
-        folder = given_folder(argument)
-        refuse_unreadable(folder.path)
-        return folder
+        return given_folder(argument)
     settings = project_settings()
     if settings.cassette_path.is_dir():
-        refuse_unreadable(settings.cassette_path)
         return CassetteFolder(_relative(settings.cassette_path), "project")
     broken = _broken_link(settings.cassette_path)
     if broken is not None:  # never taken for a folder not recorded yet
@@ -154,10 +139,7 @@ def elsewhere_hint(folder: CassetteFolder, *, command: str) -> list[str]:
     if root is None or folder.origin not in ("project", "not yet recorded"):
         return []
     here = folder.path.resolve()
-    try:
-        held_by = cassette_folders(root)
-    except OSError:  # a folder of the project the search may not look into: no hint, no stop
-        return []
+    held_by = cassette_folders(root)  # passes by the folders it may not look into
     found = {p: held for p, held in held_by.items() if p.resolve() != here}
     if not found:
         return []

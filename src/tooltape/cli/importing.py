@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from tooltape.cli.errors import EXIT_FAILURE, EXIT_OK, UsageError
-from tooltape.cli.folders import project_settings, refuse_unreadable
+from tooltape.cli.folders import project_settings
 from tooltape.cli.pytest_recording import misplaced, misplaced_note
 from tooltape.cli.terminal import Console, display_path, plural
 from tooltape.testing.cassette import (
@@ -36,8 +36,7 @@ from tooltape.testing.cassette import (
     scrub_text,
 )
 from tooltape.testing.cassette._paths import irregular_file_error
-
-_SUFFIXES = (".yaml", ".yml", ".json")
+from tooltape.testing.contracts import cassette_files
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -106,10 +105,9 @@ def expand_sources(arguments: Sequence[str]) -> list[Source]:
     for argument in arguments:
         path = Path(argument)
         if path.is_dir():
-            refuse_unreadable(path)
-            # Not only regular files: a named pipe or a dangling symlink is named when it is
-            # skipped, not passed over in silence.
-            found = sorted(p for p in path.rglob("*") if p.suffix in _SUFFIXES and not p.is_dir())
+            # The cassettes check and lint read. Not only regular files: a named pipe or a
+            # dangling symlink is named when it is skipped, not passed over in silence.
+            found = cassette_files(path)
             if not found:
                 raise UsageError(
                     f"{argument} holds no .yaml/.yml/.json cassette: pass cassette files"

@@ -26,11 +26,15 @@ from tooltape.cli.folders import (
     project_root,
     project_settings,
 )
-from tooltape.cli.superseded import SUPERSEDED_FIX, superseded_cassettes
 from tooltape.cli.terminal import Cell, Console, Progress, align, display_path, plural
 from tooltape.cli.usage import unused_cassettes
 from tooltape.testing.cassette import DEFAULT_POLICY, ScrubPolicy, live_policy, stray_temp_files
-from tooltape.testing.contracts import cassette_files
+from tooltape.testing.contracts import cassette_files, superseded_cassettes
+
+SUPERSEDED_FIX = (
+    "delete it: `pytest --record-mode=rewrite` recorded the test again into the .json beside "
+    "it and leaves pytest-recording's file in place; replay and `tooltape check` read the .json"
+)
 
 UNUSED_FIX = (
     "delete it if the test is gone, or rename it after the test that records it "
@@ -78,7 +82,7 @@ def lint_folder(
             f"replay reads {item.replayed.name} beside it, never this file",
             SUPERSEDED_FIX,
         )
-        for item in superseded_cassettes(files)
+        for item in superseded_cassettes(files, root)
     )
     findings.extend(
         Finding(unused.path, "", "unused cassette", unused.reason, UNUSED_FIX)

@@ -1,8 +1,9 @@
 """Terminal output: colour only where a person reads it, aligned tables, a progress bar.
 
-Colour goes to a stream only when it is a TTY and ``NO_COLOR`` is unset or
-empty (https://no-color.org). The progress bar is drawn on stderr, only on a
-TTY, and only once a run has lasted long enough to be worth one.
+Colour goes to a stream only when it is a terminal that draws escapes (a TTY,
+and ``TERM`` is not ``dumb``) and ``NO_COLOR`` is unset or empty
+(https://no-color.org). The progress bar is drawn on stderr, only on such a
+terminal, and only once a run has lasted long enough to be worth one.
 """
 
 from __future__ import annotations
@@ -28,10 +29,17 @@ def is_tty(stream: TextIO) -> bool:
         return False
 
 
-def wants_colour(stream: TextIO, environ: Mapping[str, str] | None = None) -> bool:
-    """Colour for ``stream``: a TTY, and ``NO_COLOR`` unset or empty."""
+def draws_escapes(stream: TextIO, environ: Mapping[str, str] | None = None) -> bool:
+    """Whether ``stream`` is a terminal that draws ANSI escapes: a TTY whose ``TERM`` is
+    not ``dumb`` (Emacs' shell, some CI consoles: they print the escapes as text)."""
     env = os.environ if environ is None else environ
-    return not env.get("NO_COLOR") and is_tty(stream)
+    return env.get("TERM") != "dumb" and is_tty(stream)
+
+
+def wants_colour(stream: TextIO, environ: Mapping[str, str] | None = None) -> bool:
+    """Colour for ``stream``: a terminal that draws escapes, and ``NO_COLOR`` unset or empty."""
+    env = os.environ if environ is None else environ
+    return not env.get("NO_COLOR") and draws_escapes(stream, env)
 
 
 @dataclass(frozen=True, slots=True)
@@ -164,10 +172,11 @@ def plural(count: int, noun: str, many: str | None = None) -> str:
 
 
 class Progress:
-    """A one-line progress bar on a TTY stream, drawn only after ``delay`` seconds.
+    """A one-line progress bar on a terminal, drawn only after ``delay`` seconds.
 
     It is cleared when closed, so nothing of it stays in the terminal or in
-    captured output; on a non-TTY stream it does nothing at all.
+    captured output; on a stream that does not draw escapes (a pipe, a file, a
+    ``TERM=dumb`` terminal) it does nothing at all.
     """
 
     def __init__(
@@ -182,7 +191,7 @@ class Progress:
     ) -> None:
         self._stream = stream
         self._total = max(total, 1)
-        self._enabled = is_tty(stream) if enabled is None else enabled
+        self._enabled = draws_escapes(stream) if enabled is None else enabled
         self._clock = clock
         self._started = clock()
         self._delay = delay

@@ -13,17 +13,13 @@ module (``imported/``, ``specs/``) are not checked. Each module is read once.
 from __future__ import annotations
 
 import ast
-import os
 import re
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from tooltape.cli.terminal import display_path
-
-_SKIPPED_DIRS = frozenset(
-    {"node_modules", "site-packages", "__pycache__", "build", "dist", "venv", "env"}
-)
+from tooltape.testing.contracts.project_tests import project_test_files
 
 
 @dataclass(frozen=True, slots=True)
@@ -78,28 +74,22 @@ def defines_cassette_dir(root: Path) -> bool:
     """Whether a ``conftest.py`` or test module under ``root`` defines pytest-recording's
     ``vcr_cassette_dir`` fixture: then the project, not the plugin's layout, says which
     folder holds a test's cassettes."""
-    for folder, dirs, files in os.walk(root):
-        dirs[:] = sorted(d for d in dirs if not d.startswith(".") and d not in _SKIPPED_DIRS)
-        for name in files:
-            if name != "conftest.py" and not (name.startswith("test_") and name.endswith(".py")):
-                continue
-            try:
-                text = (Path(folder) / name).read_text(encoding="utf-8")
-            except (OSError, UnicodeDecodeError):
-                continue
-            if _OWN_FOLDER_FIXTURE.search(text):
-                return True
+    for path in project_test_files(root):
+        try:
+            text = path.read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError):
+            continue
+        if _OWN_FOLDER_FIXTURE.search(text):
+            return True
     return False
 
 
 def find_test_modules(root: Path) -> dict[str, list[Path]]:
     """Every ``test_*.py`` under ``root`` by module name (hidden and venv folders skipped)."""
     modules: dict[str, list[Path]] = {}
-    for folder, dirs, files in os.walk(root):
-        dirs[:] = sorted(d for d in dirs if not d.startswith(".") and d not in _SKIPPED_DIRS)
-        for name in files:
-            if name.startswith("test_") and name.endswith(".py"):
-                modules.setdefault(name[:-3], []).append(Path(folder) / name)
+    for path in project_test_files(root):
+        if path.name != "conftest.py":
+            modules.setdefault(path.stem, []).append(path)
     return modules
 
 

@@ -27,6 +27,7 @@ from __future__ import annotations
 import configparser
 import json
 import re
+import shlex
 import tomllib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
@@ -67,6 +68,30 @@ _INI_MIRRORS = {
 
 class SettingsError(ValueError):
     """A project setting that cannot be used as written; the message names file and key."""
+
+
+class UnreadableSettingsError(SettingsError):
+    """A settings file the system will not let tooltape read (no read permission); the
+    message names the file and the fix."""
+
+
+def _text_of(path: Path) -> str:
+    """The text of the settings file ``path``; raises :class:`UnreadableSettingsError`
+    when the system refuses it."""
+    try:
+        return path.read_text(encoding="utf-8")
+    except OSError as exc:
+        fix = (
+            f"give it read permission (`chmod u+r {shlex.quote(str(path))}`)"
+            if isinstance(exc, PermissionError)
+            else "check the file"
+        )
+        reason = exc.strerror or type(exc).__name__
+        raise UnreadableSettingsError(
+            f"{path} cannot be read ({reason}): {fix}, then run again"
+        ) from exc
+    except UnicodeDecodeError as exc:
+        raise SettingsError(f"{path} is not UTF-8 text ({exc}): fix the file") from exc
 
 
 @dataclass(frozen=True, slots=True)
@@ -249,9 +274,10 @@ def _from_table(root: Path, source: Path, table: Mapping[str, object]) -> Projec
 
 
 def _read_toml(path: Path) -> dict[str, object]:
+    text = _text_of(path)
     try:
-        return tomllib.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
+        return tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
         raise SettingsError(f"{path} is not valid TOML ({exc}): fix the file") from exc
 
 
@@ -273,9 +299,10 @@ def _pytest_options(root: Path) -> tuple[Path, dict[str, object]] | None:
             options = _table(_read_toml(path), "tool", "pytest", "ini_options")
         else:
             parser = configparser.ConfigParser(interpolation=None)
+            text = _text_of(path)  # ConfigParser.read passes over a file it cannot open
             try:
-                parser.read(path, encoding="utf-8")
-            except (configparser.Error, UnicodeDecodeError) as exc:
+                parser.read_string(text, source=str(path))
+            except configparser.Error as exc:
                 raise SettingsError(f"{path} cannot be read ({exc}): fix the file") from exc
             options = dict(parser[section]) if parser.has_section(section) else None
         if options is not None:

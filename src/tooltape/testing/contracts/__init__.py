@@ -24,6 +24,7 @@ from tooltape.testing.contracts.checks import (
 from tooltape.testing.contracts.client_checks import check_client_kind
 from tooltape.testing.contracts.corpus import (
     Corpus,
+    UnreadableFolderError,
     cassette_files,
     cassette_folders,
     load_corpus,
@@ -42,6 +43,11 @@ from tooltape.testing.contracts.subjects import (
     snapshot_stem,
 )
 from tooltape.testing.contracts.suite import HostedToolCodecContract
+from tooltape.testing.contracts.superseded import (
+    Superseded,
+    replayed_cassettes,
+    superseded_cassettes,
+)
 
 __all__ = [
     "PYTEST_UPDATE",
@@ -55,6 +61,8 @@ __all__ = [
     "KindReport",
     "Outcome",
     "Subject",
+    "Superseded",
+    "UnreadableFolderError",
     "builtin_subjects",
     "cassette_files",
     "cassette_folders",
@@ -70,9 +78,11 @@ __all__ = [
     "load_corpus",
     "load_subject",
     "project_subjects",
+    "replayed_cassettes",
     "representative_tool",
     "run_contracts",
     "snapshot_stem",
     "spec_document",
     "spec_path",
+    "superseded_cassettes",
 ]

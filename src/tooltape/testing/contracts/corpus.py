@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import shlex
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -12,6 +13,7 @@ from typing import Any
 from tooltape.adapters.openai.reading import field
 from tooltape.testing.cassette import CassetteError, load_cassette
 from tooltape.testing.contracts.attribution import claims
+from tooltape.testing.contracts.superseded import replayed_cassettes
 from tooltape.testing.recorded.answers import RecordedAnswer, read_answers
 
 SPEC_DIR_NAME = "specs"
@@ -64,7 +66,48 @@ _SUFFIXES = (".json", ".yaml", ".yml")
 def _holds_cassettes(folder: Path, name: str) -> bool:
     if name.startswith(".") or name in _NOT_CASSETTES:
         return False
-    return not (folder / name / "pyvenv.cfg").is_file()  # a virtual environment
+    try:
+        return not (folder / name / "pyvenv.cfg").is_file()  # a virtual environment
+    except OSError:  # not searchable: the walk tries to list it, and says so if it cannot
+        return True
+
+
+class UnreadableFolderError(Exception):
+    """Folders under a cassette folder (or the folder itself) that the system will not list.
+
+    A walk would pass over them in silence, as if they held no cassette; the
+    message names them and the permission fix. ``folders`` are the refused folders.
+    """
+
+    def __init__(self, root: Path, refused: Sequence[OSError]) -> None:
+        self.root = root
+        self.folders = tuple(Path(str(error.filename)) for error in refused)
+        listed = ", ".join(
+            f"{error.filename} ({error.strerror or type(error).__name__})" for error in refused[:5]
+        ) + (f" and {len(refused) - 5} more" if len(refused) > 5 else "")
+        first = self.folders[0]
+        inside = f" or move it out of {root}" if first != root else ""
+        super().__init__(
+            f"cannot read {listed}: give it read permission "
+            f"(`chmod -R u+rX {shlex.quote(str(first))}`){inside}, then run again"
+        )
+
+
+def _walk(root: Path) -> tuple[list[Path], list[OSError]]:
+    """Cassette files under ``root`` and the folders among them the system would not list
+    (a folder that does not exist holds none: it is not recorded yet)."""
+    files: list[Path] = []
+    refused: list[OSError] = []
+
+    def _refused(error: OSError) -> None:
+        if not isinstance(error, FileNotFoundError | NotADirectoryError):
+            refused.append(error)
+
+    for folder, dirs, names in os.walk(root, onerror=_refused):
+        here = Path(folder)
+        dirs[:] = [name for name in dirs if _holds_cassettes(here, name)]
+        files.extend(here / name for name in names if name.endswith(_SUFFIXES))
+    return sorted(files), refused
 
 
 _SNIFFED = 512
@@ -107,7 +150,8 @@ def cassette_folders(root: Path, *, depth: int = 6) -> dict[Path, list[Path]]:
     left out).
 
     The places a project keeps recordings, for a command that found none where it
-    looked. Hidden folders and virtual environments are skipped.
+    looked. Hidden folders, virtual environments and folders the system will not
+    list are skipped.
     """
     found: dict[Path, list[Path]] = {}
     base = len(root.parts)
@@ -116,7 +160,8 @@ def cassette_folders(root: Path, *, depth: int = 6) -> dict[Path, list[Path]]:
         dirs[:] = sorted(n for n in dirs if _holds_cassettes(here, n))
         named = here.name.endswith("cassettes")
         held = here != root and (named or _holds_recordings(here, dirs, names))
-        files = cassette_files(here) if held else []
+        # Only a hint for a command that found no cassette: a part it cannot read is left out.
+        files = _walk(here)[0] if held else []
         if files:
             found[here] = files
             dirs[:] = []  # its own sub-folders are part of it
@@ -130,21 +175,31 @@ def cassette_files(root: Path) -> list[Path]:
     """Cassette files under ``root`` (JSON and YAML), sorted.
 
     Spec snapshot folders (``specs/``), syrupy's ``__snapshots__``, hidden
-    folders and virtual environments are skipped.
+    folders and virtual environments are skipped. A folder that does not exist
+    holds none; one the system will not list (``root`` or a folder under it)
+    raises :class:`UnreadableFolderError`.
     """
-    files: list[Path] = []
-    for folder, dirs, names in os.walk(root):
-        here = Path(folder)
-        dirs[:] = [name for name in dirs if _holds_cassettes(here, name)]
-        files.extend(here / name for name in names if name.endswith(_SUFFIXES))
-    return sorted(files)
+    files, refused = _walk(root)
+    if refused:
+        raise UnreadableFolderError(root, refused)
+    return files
 
 
-def load_corpus(root: Path, files: Iterable[Path] | None = None) -> Corpus:
-    """Read every cassette under ``root``; unreadable files are kept with the reason."""
+def load_corpus(
+    root: Path, files: Iterable[Path] | None = None, *, project: Path | None = None
+) -> Corpus:
+    """Read ``files``, by default every cassette under ``root`` that replay reads (not a
+    ``.yaml`` superseded by the ``.json`` beside it, unless a test module under
+    ``project`` names it: :mod:`~tooltape.testing.contracts.superseded`); unreadable
+    files are kept with the reason.
+
+    A folder under ``root`` the system will not list raises :class:`UnreadableFolderError`.
+    """
     exchanges: list[RecordedExchange] = []
     unreadable: list[tuple[Path, str]] = []
-    for path in files if files is not None else cassette_files(root):
+    if files is None:
+        files = replayed_cassettes(cassette_files(root), project)[0]
+    for path in files:
         try:
             cassette = load_cassette(path)
         except CassetteError as exc:

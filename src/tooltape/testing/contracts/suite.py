@@ -38,7 +38,12 @@ from tooltape.testing.contracts.checks import (
     check_replay,
     check_spec,
 )
-from tooltape.testing.contracts.corpus import SPEC_DIR_NAME, Corpus, load_corpus
+from tooltape.testing.contracts.corpus import (
+    SPEC_DIR_NAME,
+    Corpus,
+    UnreadableFolderError,
+    load_corpus,
+)
 from tooltape.testing.contracts.subjects import (
     ContractSetupError,
     ContractSubject,
@@ -82,9 +87,15 @@ class HostedToolCodecContract:
 
     @pytest.fixture(scope="class")
     @classmethod
-    def contract_corpus(cls, contract_folder: Path) -> Corpus:
-        """Every Responses answer recorded under the cassette folder."""
-        return load_corpus(contract_folder)
+    def contract_corpus(cls, request: pytest.FixtureRequest, contract_folder: Path) -> Corpus:
+        """Every Responses answer recorded under the cassette folder, in the files replay
+        reads (not a ``.yaml`` left beside the ``.json`` a test was recorded again into)."""
+        project = Path(str(request.config.rootpath))
+        try:
+            return load_corpus(contract_folder, project=project)
+        except UnreadableFolderError as exc:  # the message names the folder and the fix
+            refused = str(exc)
+        pytest.fail(refused, pytrace=False)  # outside the handler: the message shows once
 
     def test_spec_matches_snapshot(
         self, request: pytest.FixtureRequest, contract_folder: Path
