@@ -39,6 +39,7 @@ from tooltape.testing.contracts import (
     project_subjects,
     replayed_cassettes,
     run_contracts,
+    unreadable_note,
 )
 from tooltape.testing.settings import ProjectSettings
 
@@ -223,7 +224,7 @@ def render_report(report: ContractReport, console: Console, *, update_specs: boo
         lines.append(
             style.paint(f"unreadable: {plural(len(report.unreadable), 'cassette')}", "red")
         )
-        lines.extend(f"  {_unreadable(path, reason)}" for path, reason in report.unreadable)
+        lines.extend(f"  {unreadable_note(path, reason)}" for path, reason in report.unreadable)
     lines.append("")
     lines.append(_summary(report, failing, console))
     if update_specs and report.covered:
@@ -232,11 +233,6 @@ def render_report(report: ContractReport, console: Console, *, update_specs: boo
             "review the diff"
         )
     return lines
-
-
-def _unreadable(path: Path, reason: str) -> str:
-    # CassetteError messages already name the file and the fix.
-    return reason if str(path) in reason else f"{path}: {reason}"
 
 
 def _summary(report: ContractReport, failing: list[KindReport], console: Console) -> str:

@@ -13,6 +13,7 @@ from tooltape.testing.contracts.checks import (
     Outcome,
     check_failure_semantics,
     check_kind,
+    check_readable,
     check_replay,
     check_spec,
     check_streamed,
@@ -28,6 +29,7 @@ from tooltape.testing.contracts.corpus import (
     cassette_files,
     cassette_folders,
     load_corpus,
+    unreadable_note,
 )
 from tooltape.testing.contracts.matrix import ContractReport, run_contracts
 from tooltape.testing.contracts.subjects import (
@@ -69,6 +71,7 @@ __all__ = [
     "check_client_kind",
     "check_failure_semantics",
     "check_kind",
+    "check_readable",
     "check_replay",
     "check_spec",
     "check_streamed",
@@ -85,4 +88,5 @@ __all__ = [
     "spec_document",
     "spec_path",
     "superseded_cassettes",
+    "unreadable_note",
 ]

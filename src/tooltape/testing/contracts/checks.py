@@ -32,6 +32,7 @@ from tooltape.testing.contracts.corpus import (
     SPEC_DIR_NAME,
     Corpus,
     RecordedExchange,
+    unreadable_note,
 )
 from tooltape.testing.contracts.outcomes import Coverage, KindReport, Outcome
 from tooltape.testing.contracts.subjects import ContractSubject, Subject, snapshot_stem
@@ -152,6 +153,21 @@ def unreadable_item(codec: HostedToolCodec[Any, Any], exchange: RecordedExchange
             continue
         return malformed_note(exchange, why)
     return None
+
+
+def check_readable(corpus: Corpus) -> Outcome:
+    """Every cassette under the folder could be read: a call of any kind may sit in one
+    that could not, so no replay contract holds over a folder with such a file."""
+    if not corpus.unreadable:
+        return Outcome(True, "every cassette read")
+    count = len(corpus.unreadable)
+    lines = [
+        f"{count} cassette{'' if count == 1 else 's'} under {corpus.root} cannot be read, so "
+        f"no contract can say what {'it holds' if count == 1 else 'they hold'}; fix or delete "
+        f"{'it' if count == 1 else 'them'}:"
+    ]
+    lines.extend(f"  {unreadable_note(path, reason)}" for path, reason in corpus.unreadable)
+    return Outcome(False, "\n".join(lines))
 
 
 def check_replay(

@@ -51,6 +51,12 @@ class Corpus:
         ]
 
 
+def unreadable_note(path: Path, reason: str) -> str:
+    """One line for a cassette that could not be read: the reason, which names the file
+    and the fix when it comes from the cassette reader, else the file and the reason."""
+    return reason if str(path) in reason else f"{path}: {reason}"
+
+
 def _type_of(item: object) -> str | None:
     kind = field(item, "type")
     return kind if isinstance(kind, str) else None

@@ -8,8 +8,8 @@ Subclass it in a test module for your own codec::
 
 - ``test_spec_matches_snapshot``: the codec's spec of ``tool`` equals its
   snapshot under ``<cassettes>/specs/`` (``pytest --snapshot-update`` writes it);
-- ``test_recordings_replay_into_typed_outputs``: every recorded call of the
-  kind parses into a typed output;
+- ``test_recordings_replay_into_typed_outputs``: every cassette under the folder
+  can be read, and every recorded call of the kind parses into a typed output;
 - ``test_failure_semantics``: a failed call item, a raising hook and an
   unknown kind behave as DESIGN promises.
 
@@ -35,6 +35,7 @@ from tooltape.testing.contracts.checks import (
     PYTEST_UPDATE,
     Outcome,
     check_failure_semantics,
+    check_readable,
     check_replay,
     check_spec,
 )
@@ -111,6 +112,7 @@ class HostedToolCodecContract:
 
     def test_recordings_replay_into_typed_outputs(self, contract_corpus: Corpus) -> None:
         subject = self.subject()
+        _hold(check_readable(contract_corpus))
         _hold(check_replay(subject.codec, subject.tool, contract_corpus))
 
     def test_failure_semantics(self, contract_corpus: Corpus) -> None:
