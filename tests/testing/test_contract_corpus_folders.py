@@ -13,6 +13,7 @@ import shutil
 from pathlib import Path
 
 import pytest
+from contract_project import WEB_SEARCH_CASSETTE, contract_project
 from folder_refusal import refuse_listing
 
 from tooltape.testing.contracts import (
@@ -23,9 +24,6 @@ from tooltape.testing.contracts import (
 )
 
 pytest_plugins = ["pytester"]
-
-REPO = Path(__file__).resolve().parents[2]
-WEB_SEARCH_CASSETTE = REPO / "cassettes" / "imported" / "model_web_search_tool.json"
 
 
 @pytest.fixture
@@ -92,25 +90,11 @@ def test_a_folder_elsewhere_with_an_unreadable_part_still_shows_what_it_holds(
     assert found == {cassettes: [cassettes / "imported" / "web_search.json"]}
 
 
-SUITE = """
-from tooltape.adapters.openai.codecs.web_search import WebSearchCodec
-from tooltape.testing.contracts import HostedToolCodecContract
-
-
-class TestWebSearch(HostedToolCodecContract):
-    codec = WebSearchCodec()
-"""
-
-
 @pytest.mark.parametrize("refused", ["cassettes/private", "cassettes"])
 def test_the_pytest_suite_names_an_unreadable_cassette_folder_and_the_fix(
     pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch, refused: str
 ) -> None:
-    pytester.makepyprojecttoml("[tool.tooltape]\n")
-    pytester.makepyfile(test_contracts=SUITE)
-    for name in ("imported", "private"):
-        (pytester.path / "cassettes" / name).mkdir(parents=True)
-        shutil.copy(WEB_SEARCH_CASSETTE, pytester.path / "cassettes" / name / "web_search.json")
+    contract_project(pytester, "imported/web_search.json", "private/web_search.json")
     refuse_listing(monkeypatch, pytester.path / refused)
     # in-process, so that the folder stays refused while the suite reads it
     result = pytester.runpytest_inprocess(
@@ -128,10 +112,7 @@ def test_the_pytest_suite_names_an_unreadable_cassette_folder_and_the_fix(
 def test_the_pytest_suite_passes_an_unreadable_folder_outside_its_cassettes(
     pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    pytester.makepyprojecttoml("[tool.tooltape]\n")
-    pytester.makepyfile(test_contracts=SUITE)
-    (pytester.path / "cassettes" / "imported").mkdir(parents=True)
-    shutil.copy(WEB_SEARCH_CASSETTE, pytester.path / "cassettes" / "imported" / "ws.json")
+    contract_project(pytester, "imported/ws.json")
     (pytester.path / "db-data" / "locked").mkdir(parents=True)
     refuse_listing(monkeypatch, pytester.path / "db-data" / "locked")
     result = pytester.runpytest_inprocess(

@@ -13,22 +13,11 @@ import json
 from pathlib import Path
 
 import pytest
+from contract_project import WEB_SEARCH_CASSETTE, contract_project
 
 from tooltape.testing.contracts import load_corpus, replayed_cassettes, superseded_cassettes
 
 pytest_plugins = ["pytester"]
-
-REPO = Path(__file__).resolve().parents[2]
-WEB_SEARCH_CASSETTE = REPO / "cassettes" / "imported" / "model_web_search_tool.json"
-
-SUITE = """
-from tooltape.adapters.openai.codecs.web_search import WebSearchCodec
-from tooltape.testing.contracts import HostedToolCodecContract
-
-
-class TestWebSearch(HostedToolCodecContract):
-    codec = WebSearchCodec()
-"""
 
 
 def _stale_copy(path: Path) -> None:
@@ -47,11 +36,8 @@ def _stale_copy(path: Path) -> None:
 def rerecorded(pytester: pytest.Pytester) -> Path:
     """A project whose cassette folder holds a re-recorded test: its ``.json`` and the
     older ``.yaml`` beside it; the folder."""
-    pytester.makepyprojecttoml("[tool.tooltape]\n")
-    pytester.makepyfile(test_contracts=SUITE)
-    folder = pytester.path / "cassettes" / "tests" / "test_weather"
-    folder.mkdir(parents=True)
-    (folder / "test_today.json").write_bytes(WEB_SEARCH_CASSETTE.read_bytes())
+    folder = contract_project(pytester, "tests/test_weather/test_today.json")
+    folder = folder / "tests" / "test_weather"
     _stale_copy(folder / "test_today.yaml")
     return folder
 

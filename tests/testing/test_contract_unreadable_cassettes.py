@@ -4,35 +4,17 @@ cassette is synthetic (hand-cut JSON); the readable one is a real recording."""
 
 from __future__ import annotations
 
-import shutil
-from pathlib import Path
-
 import pytest
+from contract_project import WEB_SEARCH_CASSETTE, contract_project
 
 pytest_plugins = ["pytester"]
-
-REPO = Path(__file__).resolve().parents[2]
-WEB_SEARCH_CASSETTE = REPO / "cassettes" / "imported" / "model_web_search_tool.json"
-
-SUITE = """
-from tooltape.adapters.openai.codecs.web_search import WebSearchCodec
-from tooltape.testing.contracts import HostedToolCodecContract
-
-
-class TestWebSearch(HostedToolCodecContract):
-    codec = WebSearchCodec()
-"""
 
 
 def test_an_unreadable_cassette_fails_the_replay_contract_naming_it(
     pytester: pytest.Pytester,
 ) -> None:
-    pytester.makepyprojecttoml("[tool.tooltape]\n")
-    pytester.makepyfile(test_contracts=SUITE)
-    folder = pytester.path / "cassettes" / "imported"
-    folder.mkdir(parents=True)
-    shutil.copy(WEB_SEARCH_CASSETTE, folder / "web_search.json")
-    broken = folder / "cut.json"
+    folder = contract_project(pytester, "imported/web_search.json")
+    broken = folder / "imported" / "cut.json"
     broken.write_text(WEB_SEARCH_CASSETTE.read_text()[:200])
 
     result = pytester.runpytest_inprocess(
@@ -50,11 +32,7 @@ def test_an_unreadable_cassette_fails_the_replay_contract_naming_it(
 def test_without_unreadable_cassettes_the_replay_contract_holds(
     pytester: pytest.Pytester,
 ) -> None:
-    pytester.makepyprojecttoml("[tool.tooltape]\n")
-    pytester.makepyfile(test_contracts=SUITE)
-    folder = pytester.path / "cassettes" / "imported"
-    folder.mkdir(parents=True)
-    shutil.copy(WEB_SEARCH_CASSETTE, folder / "web_search.json")
+    contract_project(pytester, "imported/web_search.json")
 
     result = pytester.runpytest_inprocess(
         "test_contracts.py", "-p", "no:cacheprovider", "-k", "replay or failure"
