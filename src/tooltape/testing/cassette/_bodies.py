@@ -92,6 +92,8 @@ def _zstd_decoder() -> Callable[[bytes], bytes] | None:
         while data:  # one decompressor per frame, as a server may send several
             frame = zstandard.ZstdDecompressor().decompressobj()
             parts.append(frame.decompress(data))
+            if not frame.eof:  # zstandard hands back what a cut frame held, without a word
+                raise ValueError("zstd data ends inside a frame")
             data = frame.unused_data
         return b"".join(parts)
 
