@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 import yaml
-from hypothesis import given
+from hypothesis import example, given
 from hypothesis import strategies as st
 
 from tooltape.testing.cassette import (
@@ -234,6 +234,8 @@ _FIELD_LINES = st.one_of(
     lines=st.lists(st.tuples(_FIELD_LINES, st.sampled_from(["\n", "\r\n", "\r"])), max_size=12),
     tail=st.booleans(),
 )
+# A lone surrogate in an event's data (a cassette may escape one): pydantic-core refused the text.
+@example(lines=[("data: {}", "\n"), ("data: \ud800", "\n")], tail=False)
 def test_any_stream_round_trips(lines: list[tuple[str, str]], tail: bool) -> None:
     stream = "".join(line + ending for line, ending in lines)
     if tail and lines:

@@ -6,8 +6,10 @@ import gzip
 import json
 import os
 import shutil
+import sys
 import threading
 import traceback
+import zlib
 from collections.abc import Iterator
 from dataclasses import dataclass
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -22,6 +24,7 @@ from vcr.serialize import deserialize as vcr_deserialize
 
 from tooltape.testing.cassette import (
     BinaryBody,
+    CassetteEncodedError,
     CassetteError,
     CassetteSecretError,
     CassetteWriteError,
@@ -72,6 +75,8 @@ ROUTES: dict[str, tuple[str, bytes, dict[str, str]]] = {
     "/v1/image": ("image/png", PNG, {}),
     "/v1/gzip": ("application/json", GZIPPED, {"Content-Encoding": "gzip"}),
     "/v1/leaky": ("application/json", LEAKY, {}),
+    # zlib data sent as br (the test hides any brotli module: nothing reads it)
+    "/v1/brotli": ("application/json", zlib.compress(LEAKY), {"Content-Encoding": "br"}),
 }
 
 
@@ -230,6 +235,29 @@ def test_a_cassette_holding_a_key_is_refused(server: Server, tmp_path: Path) -> 
     assert not any(frame.filename.startswith(vcrpy) for frame in frames)
     assert not path.exists()
     assert list(tmp_path.iterdir()) == []  # no temp file either
+
+
+def test_a_body_tooltape_cannot_decode_is_refused(
+    server: Server, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    for module in ("brotli", "brotlicffi"):
+        monkeypatch.setitem(sys.modules, module, None)  # imports of it fail
+    path = tmp_path / "test_brotli.json"
+    with (
+        pytest.raises(CassetteEncodedError) as caught,
+        use_cassette_safely(_vcr(record_mode="once"), path, serializer="tooltape"),
+        httpx2.Client(trust_env=False) as client,
+    ):
+        client.get(f"{server.url}/v1/brotli")
+    assert str(caught.value) == (
+        f"cassette {path}: not written, 1 body still encoded, never scanned for secrets:\n"
+        f"  /interactions/0/response: GET {server.url}/v1/brotli, content-encoding br: "
+        "no decoder for 'br' is installed (brotli or brotlicffi)\n"
+        "; tooltape writes only bodies it has read for secrets: install the decoder named, have "
+        "the client ask for a coding tooltape reads (`Accept-Encoding: gzip`) or have the server "
+        "encode the body as it says, then record again"
+    )
+    assert not path.exists()
 
 
 def test_with_hooks_the_same_response_is_recorded_scrubbed(server: Server, tmp_path: Path) -> None:

@@ -21,6 +21,7 @@ from tooltape.testing.cassette import (
     find_secrets,
     live_policy,
     load_cassette,
+    refuse_encoded_bodies,
     scrub_cassette,
     scrub_text,
     write_atomic,
@@ -154,6 +155,7 @@ class RunPersister:
             findings = find_secrets(cassette, policy)
             if findings:
                 raise CassetteSecretError(cassette_path, findings)
+            refuse_encoded_bodies(cassette, cassette_path)
             write_atomic(cassette_path, dump_cassette(cassette))
         except Exception as exc:
             state.save_error = exc.with_traceback(None)  # its frames hold the interactions

@@ -8,10 +8,13 @@ anywhere; :func:`scrub_policy` adds a project's ``[tool.tooltape.scrub]``).
 ``tooltape.testing.vcr`` plugs the format into vcrpy.
 """
 
+from tooltape.testing.cassette._encoded import encoded_bodies, refuse_encoded_bodies
 from tooltape.testing.cassette._errors import (
+    CassetteEncodedError,
     CassetteError,
     CassetteSecretError,
     CassetteWriteError,
+    EncodedBody,
     SecretFinding,
 )
 from tooltape.testing.cassette._files import TempFile, stray_temp_files
@@ -88,6 +91,7 @@ __all__ = [
     "BinaryBody",
     "Body",
     "Cassette",
+    "CassetteEncodedError",
     "CassetteError",
     "CassetteFormat",
     "CassetteHeader",
@@ -95,6 +99,7 @@ __all__ = [
     "CassetteSource",
     "CassetteWriteError",
     "EmptyBody",
+    "EncodedBody",
     "Headers",
     "Interaction",
     "JsonBody",
@@ -111,6 +116,7 @@ __all__ = [
     "cassette_to_vcr",
     "drop_credential_headers",
     "dump_cassette",
+    "encoded_bodies",
     "find_secrets",
     "import_cassette",
     "is_credential_header",
@@ -121,6 +127,7 @@ __all__ = [
     "parse_cassette",
     "parse_sse",
     "redaction",
+    "refuse_encoded_bodies",
     "request_from_vcr",
     "request_to_vcr",
     "response_from_vcr",

@@ -22,7 +22,15 @@ from tooltape.testing.cassette._model import (
 )
 from tooltape.testing.cassette._sse import parse_sse
 
-__all__ = ["body_from_bytes", "decode_content", "decodes_every_coding", "normalize_headers"]
+__all__ = [
+    "body_from_bytes",
+    "decode_content",
+    "decodes_every_coding",
+    "encoded_with",
+    "missing_decoders",
+    "normalize_headers",
+    "still_encoded",
+]
 
 _BINARY_TYPES = ("image/", "audio/", "video/", "application/octet-stream", "application/pdf")
 
@@ -84,6 +92,8 @@ def _zstd_decoder() -> Callable[[bytes], bytes] | None:
         while data:  # one decompressor per frame, as a server may send several
             frame = zstandard.ZstdDecompressor().decompressobj()
             parts.append(frame.decompress(data))
+            if not frame.eof:  # zstandard hands back what a cut frame held, without a word
+                raise ValueError("zstd data ends inside a frame")
             data = frame.unused_data
         return b"".join(parts)
 
@@ -111,9 +121,44 @@ def _codings(headers: Headers) -> list[str]:
     ]
 
 
+def encoded_with(headers: Headers) -> tuple[str, ...]:
+    """The codings ``headers``' ``content-encoding`` names, in the order they were applied."""
+    return tuple(_codings(headers))
+
+
+def missing_decoders(headers: Headers) -> tuple[str, ...]:
+    """The codings ``headers`` name that :func:`decode_content` has no decoder for."""
+    return tuple(coding for coding in _codings(headers) if _decoder(coding) is None)
+
+
 def decodes_every_coding(headers: Headers) -> bool:
     """Whether :func:`decode_content` has a decoder for every coding ``headers`` name."""
-    return all(_decoder(coding) is not None for coding in _codings(headers))
+    return not missing_decoders(headers)
+
+
+def _zlib_header(data: bytes) -> bool:
+    return len(data) >= 2 and data[0] & 0x0F == 8 and (data[0] << 8 | data[1]) % 31 == 0
+
+
+def still_encoded(headers: Headers, data: bytes) -> bool:
+    """Whether ``data`` begins as the last coding ``headers`` name writes it: gzip's or
+    zstd's magic number, or a zlib header for deflate.
+
+    Bytes that do not decode yet begin so were never decoded; ones that do not
+    begin so may be ones the client already decoded (urllib3 does, under the
+    header, before vcrpy records them).
+    """
+    codings = _codings(headers)
+    if not codings:
+        return False
+    last = codings[-1]
+    if last in ("gzip", "x-gzip"):
+        return data.startswith(b"\x1f\x8b")
+    if last == "zstd":
+        return data.startswith(b"\x28\xb5\x2f\xfd")
+    if last == "deflate":
+        return _zlib_header(data)
+    return False
 
 
 def decode_content(headers: Headers, data: bytes) -> tuple[dict[str, tuple[str, ...]], bytes]:

@@ -31,6 +31,7 @@ from tooltape.testing.cassette._model import (
     SseBody,
     SseEvent,
     TextBody,
+    standard_reason,
 )
 from tooltape.testing.cassette._shape import (
     describe,
@@ -236,11 +237,12 @@ def _interaction_from_document(value: object, where: str) -> Interaction:
         body=_body_from_document(req.get("body"), f"{req_at}/body"),
     )
     reason = resp.get("reason")
+    status_code = expect_status(resp.get("status_code"), resp_at, "status_code", digit_text=False)
     response = RecordedResponse(
-        status_code=expect_status(
-            resp.get("status_code"), resp_at, "status_code", digit_text=False
-        ),
-        reason="" if reason is None else expect_str(reason, resp_at, "reason"),
+        status_code=status_code,
+        reason=standard_reason(status_code)
+        if reason is None
+        else expect_str(reason, resp_at, "reason"),
         headers=_headers_from_document(resp.get("headers", {}), resp_at, "headers"),
         body=_body_from_document(resp.get("body"), f"{resp_at}/body"),
     )

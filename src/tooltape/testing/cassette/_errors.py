@@ -8,10 +8,12 @@ from pathlib import Path
 
 __all__ = [
     "REPAIR_HINT",
+    "CassetteEncodedError",
     "CassetteError",
     "CassettePathError",
     "CassetteSecretError",
     "CassetteWriteError",
+    "EncodedBody",
     "SecretFinding",
     "StructureError",
     "pointer",
@@ -125,6 +127,49 @@ class CassetteSecretError(CassetteError):
             path,
             f"not written, it would hold {len(self.findings)} secret(s):{listing}\n",
             hint=SECRET_HINT,
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class EncodedBody:
+    """A body left under its ``content-encoding``: where it sits, whose it is, and why.
+
+    ``request`` is the request's method and URI as the cassette holds them
+    (scrubbed); ``why`` says what kept it encoded (a decoder not installed,
+    a coding tooltape does not know, bytes that do not decode).
+    """
+
+    location: str
+    request: str
+    coding: str
+    why: str
+
+
+ENCODED_HINT = (
+    "tooltape writes only bodies it has read for secrets: install the decoder named, have "
+    "the client ask for a coding tooltape reads (`Accept-Encoding: gzip`) or have the server "
+    "encode the body as it says, then record again"
+)
+"""What to do about a cassette refused for a body still encoded."""
+
+
+class CassetteEncodedError(CassetteError):
+    """A cassette refused because a body in it is still encoded, so never scanned for secrets.
+
+    The message lists each such body by interaction, request and coding.
+    """
+
+    def __init__(self, path: Path | str, bodies: Sequence[EncodedBody]) -> None:
+        self.bodies = tuple(bodies)
+        listing = "".join(
+            f"\n  {body.location}: {body.request}, content-encoding {body.coding}: {body.why}"
+            for body in self.bodies
+        )
+        super().__init__(
+            path,
+            f"not written, {len(self.bodies)} {'body' if len(self.bodies) == 1 else 'bodies'} "
+            f"still encoded, never scanned for secrets:{listing}\n",
+            hint=ENCODED_HINT,
         )
 
 

@@ -14,6 +14,7 @@ import json
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from http import HTTPStatus
 from typing import Literal, TypeAlias
 
 from tooltape.prompt.frozen_build import direct_init
@@ -36,6 +37,7 @@ __all__ = [
     "TextBody",
     "compact_json",
     "escape_lone_surrogates",
+    "standard_reason",
     "utf8",
     "wire_headers",
 ]
@@ -242,10 +244,23 @@ class RecordedRequest:
         return values[0] if values else None
 
 
+def standard_reason(status_code: int) -> str:
+    """The reason phrase HTTP names for ``status_code`` (``""`` for a code it does not name).
+
+    A cassette that holds no reason (written by hand, or by vcrpy from HTTP/2, which
+    has none) replays this one, as httpx shows for a response without one; a recorded
+    ``""`` (the status line ``HTTP/1.1 200 ``) replays as ``""``.
+    """
+    try:
+        return HTTPStatus(status_code).phrase
+    except ValueError:
+        return ""
+
+
 @direct_init
 @dataclass(frozen=True, slots=True)
 class RecordedResponse:
-    """A response as the server answered it."""
+    """A response as the server answered it (``reason`` as the status line held it)."""
 
     status_code: int
     reason: str

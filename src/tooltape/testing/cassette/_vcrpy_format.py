@@ -22,6 +22,7 @@ from tooltape.testing.cassette._model import (
     JsonBody,
     RecordedRequest,
     RecordedResponse,
+    standard_reason,
     wire_headers,
 )
 from tooltape.testing.cassette._shape import (
@@ -161,10 +162,14 @@ def response_from_vcr(value: object, where: str = "/response") -> RecordedRespon
         status = expect_map(doc["status"], status_at)
         code = expect_status(status.get("code"), pointer(status_at, "code"))
         message = status.get("message")
-        reason = "" if message is None else expect_str(message, pointer(status_at, "message"))
+        reason = (
+            standard_reason(code)
+            if message is None
+            else expect_str(message, pointer(status_at, "message"))
+        )
     else:  # very old httpx cassettes
         code = expect_status(doc.get("status_code"), pointer(where, "status_code"))
-        reason = ""
+        reason = standard_reason(code)
     return RecordedResponse(status_code=code, reason=reason, headers=headers, body=body)
 
 

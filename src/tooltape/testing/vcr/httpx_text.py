@@ -11,7 +11,9 @@ The stub encodes the reason phrase as ASCII too. httpx itself never records
 one past ASCII (it drops such characters as it reads the status line), but
 another client's recording, an imported one or a hand-edited cassette can
 hold one; it is handed on without those characters, which is what httpx
-shows for the same status line from a server.
+shows for the same status line from a server. An empty reason
+(``HTTP/1.1 200 ``), which the stub replays as the status code's own
+(``"OK"``), replays empty, as httpx showed it.
 """
 
 from __future__ import annotations
@@ -63,9 +65,23 @@ def replay_any_text() -> None:
         stubs._deserialize_response = _reason_first(deserialize)
 
 
+def _recorded_empty(response: object) -> bool:
+    """Whether ``response`` (vcrpy's dict) recorded an empty reason phrase."""
+    status = (
+        cast("dict[str, object]", response).get("status") if isinstance(response, dict) else None
+    )
+    return isinstance(status, dict) and cast("dict[str, object]", status).get("message") == ""
+
+
 def _reason_first(deserialize: Callable[..., object]) -> Callable[..., object]:
     @functools.wraps(deserialize)
     def deserialize_response(response: object, httpx: object) -> object:
-        return deserialize(_ascii_reason(response), httpx)
+        replayed = deserialize(_ascii_reason(response), httpx)
+        extensions = getattr(replayed, "extensions", None)
+        if _recorded_empty(response) and isinstance(extensions, dict):
+            # The stub gives an empty phrase no extension, and httpx then shows the
+            # status code's own ("OK"): the server sent none, and httpx showed "".
+            cast("dict[str, object]", extensions)["reason_phrase"] = b""
+        return replayed
 
     return deserialize_response

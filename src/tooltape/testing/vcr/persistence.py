@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any, cast
 from urllib.parse import urlsplit
 
+from tooltape.testing.cassette._encoded import refuse_encoded_bodies
 from tooltape.testing.cassette._errors import (
     CassetteError,
     CassetteSecretError,
@@ -175,6 +176,7 @@ def _save(cassette_path: str | Path, cassette_dict: Mapping[str, Any], serialize
     findings = find_secrets(cassette, chosen.scrub)
     if findings:
         raise CassetteSecretError(path, findings)
+    refuse_encoded_bodies(cassette, path)
     if isinstance(serializer, TooltapeSerializer):
         text = dump_cassette(cassette)
     else:
@@ -210,7 +212,8 @@ class TooltapePersister:
     def save_cassette(
         cassette_path: str | Path, cassette_dict: dict[str, Any], serializer: object
     ) -> None:
-        """Scan for secrets (raising ``CassetteSecretError``), then write atomically."""
+        """Scan for secrets (raising ``CassetteSecretError``) and for bodies still encoded
+        (``CassetteEncodedError``), then write atomically."""
         _save(cassette_path, cassette_dict, serializer)
 
 
@@ -247,7 +250,8 @@ class CombinedTooltapePersister:
     def save_cassette(
         self, cassette_path: str | Path, cassette_dict: dict[str, Any], serializer: object
     ) -> None:
-        """Scan for secrets (raising ``CassetteSecretError``), then write atomically."""
+        """Scan for secrets (raising ``CassetteSecretError``) and for bodies still encoded
+        (``CassetteEncodedError``), then write atomically."""
         _save(cassette_path, cassette_dict, serializer)
 
 

@@ -13,13 +13,16 @@ its cassette cannot answer (``CannotOverwriteExistingCassetteException``,
 reason ``already_played``), which the plugin explains like any other extra
 request, not vcrpy's bare ``UnhandledHTTPRequestError``. A cassette that may
 record (``new_episodes``) records it instead, as vcrpy does a request it
-finds no unplayed match for (:func:`record_matches_taken`, for vcrpy's httpx
-stub: the OpenAI SDK's clients).
+finds no unplayed match for: :func:`record_matches_taken` for vcrpy's httpx
+stub (the OpenAI SDK's clients), :func:`play_or_record_matches_taken` for its
+``http.client`` stub (requests, urllib3), which asks and plays inside
+``getresponse``: it asks again, and plays the next match or records.
 """
 
 from __future__ import annotations
 
 import functools
+import importlib
 import inspect
 import threading
 from collections.abc import Callable
@@ -31,7 +34,7 @@ from tooltape.testing.vcr._names import (
     httpx_stubs,
 )
 
-__all__ = ["play_each_once", "record_matches_taken"]
+__all__ = ["play_each_once", "play_or_record_matches_taken", "record_matches_taken"]
 
 _refusal = cast("Callable[..., Exception]", CannotOverwriteExistingCassetteException)
 
@@ -101,3 +104,33 @@ def record_matches_taken() -> None:
     make = getattr(stubs, "_make_vcr_request", None)
     if callable(vcr_request) and callable(make) and not getattr(vcr_request, _TAKEN, False):
         stubs._vcr_request = _recorded_when_taken(vcr_request, make)
+
+
+def _asked_again_when_taken(getresponse: Callable[..., Any]) -> Callable[..., Any]:
+    @functools.wraps(getresponse)
+    def answered(self: Any, *args: Any, **kwargs: Any) -> Any:
+        cassette = self.cassette
+        # Each refusal means another thread took a match: there are no more of those
+        # than the cassette holds interactions.
+        chances = len(cassette.data)
+        while True:
+            try:
+                return getresponse(self, *args, **kwargs)
+            except UnhandledHTTPRequestError:
+                if cassette.write_protected or chances <= 0:
+                    raise
+                chances -= 1
+
+    setattr(answered, _TAKEN, True)
+    return answered
+
+
+def play_or_record_matches_taken() -> None:
+    """Have vcrpy's ``http.client`` stub ask again (and play another match, or send and
+    record) for a request whose match another thread played after the cassette said it
+    could be played, when the cassette may record (once; a vcrpy without that stub is
+    left alone)."""
+    connection: Any = getattr(importlib.import_module("vcr.stubs"), "VCRConnection", None)
+    getresponse: object = getattr(connection, "getresponse", None)
+    if callable(getresponse) and not getattr(getresponse, _TAKEN, False):
+        connection.getresponse = _asked_again_when_taken(getresponse)

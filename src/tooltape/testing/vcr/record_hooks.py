@@ -18,6 +18,7 @@ from tooltape.testing.cassette._bodies import (
     decode_content,
     decodes_every_coding,
     normalize_headers,
+    still_encoded,
 )
 from tooltape.testing.cassette._policy import DEFAULT_POLICY, ScrubPolicy
 from tooltape.testing.cassette._scrub import (
@@ -272,7 +273,10 @@ def _decoded(response: VcrResponse) -> VcrResponse | None:
     header (raw deflate, which httpx and urllib3 read) fails its decoder,
     which keeps the compressed bytes and drops ``content-encoding`` all the
     same: a cassette holding bytes no client reads back, and whatever keys
-    they hold out of the scrubbing's sight.
+    they hold out of the scrubbing's sight. Bytes that begin as their coding
+    writes them and still do not decode are ``response`` unchanged, header and
+    all: a cassette holding them is refused when saved
+    (:func:`~tooltape.testing.cassette.refuse_encoded_bodies`).
     """
     headers = cast(Mapping[str, object], response.get("headers") or {})
     if not any(name.lower() == "content-encoding" for name in headers):
@@ -285,6 +289,10 @@ def _decoded(response: VcrResponse) -> VcrResponse | None:
     if "content-encoding" in fixed:
         if not decodes_every_coding(normalized):
             return None
+        if still_encoded(normalized, raw):
+            # Bytes that never decoded: kept with their header, so that saving refuses
+            # them (whatever they hold, no scrubbing read it).
+            return response
         # vcrpy's reading of a body its one coding does not decode, for several: it
         # came decoded (urllib3 decodes what it hands vcrpy's http.client stub).
         data = raw

@@ -24,9 +24,10 @@ from tooltape.testing.vcr.httpx_text import replay_any_text
 from tooltape.testing.vcr.matchers import make_body_matcher, path_matcher
 from tooltape.testing.vcr.options import VCRPY_MATCH_ON, tooltape_load_hooks, tooltape_matchers
 from tooltape.testing.vcr.persistence import TooltapePersister, TooltapeSerializer
-from tooltape.testing.vcr.playback import record_matches_taken
+from tooltape.testing.vcr.playback import play_or_record_matches_taken, record_matches_taken
 from tooltape.testing.vcr.record_hooks import ScrubHooks
 from tooltape.testing.vcr.send_order import record_in_send_order
+from tooltape.testing.vcr.thread_resets import keep_resets_to_their_thread
 
 SERIALIZER = "tooltape"
 """The name tooltape's serializer is registered under."""
@@ -96,6 +97,9 @@ def configure_vcr(
       with the recorded ones that may match it, and plays each one once even
       to threads asking at the same moment (``tooltape.testing.vcr.playback``); a
       cassette that may record records a request whose match another thread took;
+    - requests sent through urllib3 (requests) from other threads stay on the
+      cassette while vcrpy builds or sends through a real connection
+      (``tooltape.testing.vcr.thread_resets``);
     - interactions recorded together (``asyncio.gather``, threads) are written
       in the order their requests were sent (``tooltape.testing.vcr.send_order``);
     - vcrpy skips its patchers for HTTP libraries that are not installed;
@@ -111,6 +115,9 @@ def configure_vcr(
     record_matches_taken()  # inside the send order's wrapper: what it sends gets a place
     record_in_send_order()
     note_cut_responses()
+    # around the cut noting (it wraps only a getresponse nothing wraps yet)
+    play_or_record_matches_taken()
+    keep_resets_to_their_thread()
     policy = live_policy(scrub)
     recorder.serializer = SERIALIZER
     recorder.register_serializer(
