@@ -23,7 +23,8 @@ def _denied(path: object) -> PermissionError:
 
 
 def refuse_reading(monkeypatch: pytest.MonkeyPatch, file: Path) -> None:
-    """``open(file)`` fails as it does for a file without read permission (``chmod 000``)."""
+    """``open(file)`` and ``os.open(file)`` fail as they do for a file without read
+    permission (``chmod 000``)."""
     opening = io.open
     refused = file.resolve()
 
@@ -32,8 +33,16 @@ def refuse_reading(monkeypatch: pytest.MonkeyPatch, file: Path) -> None:
             raise _denied(path)
         return opening(path, *args, **kwargs)  # type: ignore[call-overload]
 
+    low_level_open = os.open
+
+    def os_open(path: object, *args: object, **kwargs: object) -> int:
+        if isinstance(path, str | os.PathLike) and Path(path).resolve() == refused:
+            raise _denied(path)
+        return low_level_open(path, *args, **kwargs)  # type: ignore[arg-type]
+
     monkeypatch.setattr(io, "open", open_)
     monkeypatch.setattr(builtins, "open", open_)
+    monkeypatch.setattr(os, "open", os_open)
 
 
 def refuse_listing(monkeypatch: pytest.MonkeyPatch, folder: Path) -> None:

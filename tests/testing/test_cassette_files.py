@@ -15,9 +15,12 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from contract_project import WEB_SEARCH_CASSETTE
+from folder_refusal import refuse_reading
 
 from tooltape.testing.cassette import (
     Cassette,
+    CassetteError,
     CassetteHeader,
     CassetteWriteError,
     EmptyBody,
@@ -201,3 +204,20 @@ def test_a_lone_surrogate_is_recorded_and_replays_byte_for_byte(
     assert interaction.response.body.to_bytes() == wire
     if content_type == "text/event-stream":
         assert isinstance(interaction.response.body, SseBody)
+
+
+def test_a_cassette_the_system_will_not_open_is_named_with_the_permission_fix(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    cassette = tmp_path / "locked cassettes" / "test_x.json"
+    cassette.parent.mkdir()
+    cassette.write_bytes(WEB_SEARCH_CASSETTE.read_bytes())
+    refuse_reading(monkeypatch, cassette)
+
+    with pytest.raises(CassetteError) as raised:
+        load_cassette(cassette)
+
+    message = str(raised.value)
+    assert f"cassette {cassette}: cannot be read (Permission denied)" in message
+    assert f"give it read permission (`chmod u+r '{cassette}'`), then run again" in message
+    assert "re-record" not in message and "git checkout" not in message

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import os
+import shlex
 import stat
 from collections.abc import Mapping
 from importlib.metadata import PackageNotFoundError, version
@@ -324,6 +325,13 @@ def load_cassette(path: Path | str, *, check_numbers: bool = True) -> Cassette:
         irregular = irregular_file_error(where)
         if irregular is not None:
             raise irregular from None
+        if isinstance(error, PermissionError):
+            raise CassetteError(
+                where,
+                f"cannot be read ({error.strerror or error})",
+                hint=f"give it read permission (`chmod u+r {shlex.quote(str(where))}`), then "
+                "run again",
+            ) from None
         if not isinstance(error, FileNotFoundError):
             raise CassetteError(where, f"cannot be read ({error.strerror or error})") from None
         raise CassetteError(
