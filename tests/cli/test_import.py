@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import base64
 import hashlib
 import json
 import shutil
@@ -420,3 +421,34 @@ def test_an_existing_cassette_the_plugin_recorded_is_kept_and_said_to_be_a_recor
     assert f"{target} exists, recorded by tooltape's plugin (loopback): kept" in run.out
     assert "pass --force only to replace that recording with this import" in run.out
     assert target.read_bytes() == before
+
+
+def test_a_source_holding_a_body_still_encoded_is_not_written(
+    cli: Callable[..., Run], tmp_path: Path
+) -> None:
+    # Synthetic: a vcrpy cassette recorded without decoding, whose reply is under a coding
+    # tooltape cannot undo, so scrubbing could not read what it holds.
+    compressed = base64.b64encode(bytes(range(256)) * 4).decode()
+    source = tmp_path / "encoded.yaml"
+    source.write_text(
+        "interactions:\n"
+        "- request:\n"
+        "    method: POST\n"
+        "    uri: https://api.openai.com/v1/responses\n"
+        "    headers: {}\n"
+        "    body: '{}'\n"
+        "  response:\n"
+        "    status: {code: 200, message: OK}\n"
+        "    headers: {Content-Encoding: [x-custom]}\n"
+        "    body:\n"
+        "      string: !!binary |\n"
+        f"        {compressed}\n"
+    )
+    run = cli("import", str(source), "--out", str(tmp_path / "out"))
+    assert run.code == 1, run.out
+    assert f"skipped  {source}:" in run.out
+    assert "still encoded, never scanned for secrets" in run.out
+    assert "/interactions/0/response: POST https://api.openai.com/v1/responses" in run.out
+    assert "content-encoding x-custom: tooltape has no decoder for 'x-custom'" in run.out
+    assert "install the decoder named and import it again" in run.out
+    assert not (tmp_path / "out" / "encoded.json").exists()

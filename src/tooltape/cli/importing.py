@@ -25,6 +25,7 @@ from tooltape.cli.pytest_recording import misplaced, misplaced_note
 from tooltape.cli.terminal import Console, display_path, plural
 from tooltape.testing.cassette import (
     DEFAULT_POLICY,
+    CassetteEncodedError,
     CassetteError,
     CassetteWriteError,
     ScrubPolicy,
@@ -151,7 +152,13 @@ class ImportOutcome:
 
 def _cassette_problem(exc: CassetteError) -> str:
     where = f" (line {exc.line})" if exc.line is not None else ""
-    return f"{exc.problem}{where}; fix or replace the source file, then import again"
+    # A body still encoded is no fault of the file: its own hint says what to install.
+    fix = (
+        exc.hint
+        if isinstance(exc, CassetteEncodedError)
+        else "fix or replace the source file, then import again"
+    )
+    return f"{exc.problem.rstrip()}{where}; {fix}"
 
 
 def import_one(

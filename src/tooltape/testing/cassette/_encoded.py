@@ -12,7 +12,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from tooltape.testing.cassette._bodies import encoded_with, missing_decoders
-from tooltape.testing.cassette._errors import CassetteEncodedError, EncodedBody
+from tooltape.testing.cassette._errors import ENCODED_HINT, CassetteEncodedError, EncodedBody
 from tooltape.testing.cassette._model import Cassette, Headers
 
 __all__ = ["encoded_bodies", "refuse_encoded_bodies"]
@@ -56,8 +56,11 @@ def encoded_bodies(cassette: Cassette) -> tuple[EncodedBody, ...]:
     return tuple(found)
 
 
-def refuse_encoded_bodies(cassette: Cassette, path: Path | str) -> None:
-    """Raise :class:`CassetteEncodedError` when ``cassette`` holds a body still encoded."""
+def refuse_encoded_bodies(
+    cassette: Cassette, path: Path | str, *, hint: str = ENCODED_HINT
+) -> None:
+    """Raise :class:`CassetteEncodedError` when ``cassette`` holds a body still encoded;
+    ``hint`` says what to do (by default: how to record it again decodable)."""
     found = encoded_bodies(cassette)
     if found:
-        raise CassetteEncodedError(path, found)
+        raise CassetteEncodedError(path, found, hint=hint)

@@ -159,7 +159,9 @@ class CassetteEncodedError(CassetteError):
     The message lists each such body by interaction, request and coding.
     """
 
-    def __init__(self, path: Path | str, bodies: Sequence[EncodedBody]) -> None:
+    def __init__(
+        self, path: Path | str, bodies: Sequence[EncodedBody], *, hint: str = ENCODED_HINT
+    ) -> None:
         self.bodies = tuple(bodies)
         listing = "".join(
             f"\n  {body.location}: {body.request}, content-encoding {body.coding}: {body.why}"
@@ -169,7 +171,7 @@ class CassetteEncodedError(CassetteError):
             path,
             f"not written, {len(self.bodies)} {'body' if len(self.bodies) == 1 else 'bodies'} "
             f"still encoded, never scanned for secrets:{listing}\n",
-            hint=ENCODED_HINT,
+            hint=hint,
         )
 
 

@@ -7,6 +7,7 @@ import re
 from dataclasses import replace
 from pathlib import Path
 
+from tooltape.testing.cassette._encoded import refuse_encoded_bodies
 from tooltape.testing.cassette._format import load_cassette, tooltape_version
 from tooltape.testing.cassette._model import Cassette, CassetteHeader
 from tooltape.testing.cassette._policy import DEFAULT_POLICY, ScrubPolicy
@@ -15,6 +16,12 @@ from tooltape.testing.cassette._scrub import drop_credential_headers, scrub_cass
 __all__ = ["find_provenance_note", "import_cassette"]
 
 _NOTE_LIMIT = 400
+
+_ENCODED_IMPORT_HINT = (
+    "tooltape imports only bodies it has read for secrets: install the decoder named and "
+    "import it again, or record the test again with tooltape "
+    "(`pytest --record-mode=rewrite <test nodeid>`)"
+)
 
 
 def _first_paragraph(markdown: str) -> str:
@@ -67,7 +74,9 @@ def import_cassette(
     ``provenance`` defaults to ``"imported from <file name>"``, followed by a
     pointer to a ``PROVENANCE.md`` sitting beside the source when there is one;
     a tooltape source's own provenance is kept after it. The source file is
-    only read. Raises ``CassetteError`` when it cannot be read.
+    only read. Raises ``CassetteError`` when it cannot be read, and
+    ``CassetteEncodedError`` when a body in it is still under a ``content-encoding``
+    tooltape cannot undo (scrubbing could not read it).
     """
     path = Path(src)
     loaded = load_cassette(path)
@@ -84,4 +93,6 @@ def import_cassette(
     )
     # The new header is scrubbed too: a note or a source's provenance may quote anything.
     imported = replace(loaded, header=header, format="tooltape")
-    return drop_credential_headers(scrub_cassette(imported, policy))
+    scrubbed = drop_credential_headers(scrub_cassette(imported, policy))
+    refuse_encoded_bodies(scrubbed, path, hint=_ENCODED_IMPORT_HINT)
+    return scrubbed
