@@ -13,11 +13,13 @@ from __future__ import annotations
 import collections
 import threading
 import time
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
 import httpx2
+import pytest
 import requests
 import vcr
 from test_request_index import _pair, _post, _write
@@ -82,12 +84,26 @@ def _assert_recorded(path: Path, loaded: int, sent: int) -> None:
     assert len(load_cassette(path).interactions) == loaded + sent
 
 
+def _post_with_httpx(client: httpx2.Client, url: str) -> str:
+    return str(client.post(url, json=SAME).json()["id"])
+
+
+def _post_with_requests(_: httpx2.Client, url: str) -> str:
+    return str(requests.post(url, json=SAME, timeout=10).json()["id"])
+
+
+@pytest.mark.parametrize(
+    "post",
+    [_post_with_httpx, _post_with_requests],
+    ids=["httpx", "requests"],
+)
 def test_new_episodes_records_a_request_whose_match_another_thread_played(
-    tmp_path: Path,
+    tmp_path: Path, post: Callable[[httpx2.Client, str], str]
 ) -> None:
-    # vcrpy asks whether a request can be played, then plays it: a thread whose match
-    # another thread took in between got vcrpy's UnhandledHTTPRequestError, where the
-    # same request sent alone would have been recorded.
+    # vcrpy asks whether a request can be played, then plays it (through requests and
+    # urllib3, both inside getresponse): a thread whose match another thread took in
+    # between got vcrpy's UnhandledHTTPRequestError, where the same request sent alone
+    # would have been recorded.
     count = THREADS - 2
     with LoopbackProvider(
         responder=lambda _: LoopbackReply.json({"id": "resp_new", "output": []})
@@ -101,43 +117,12 @@ def test_new_episodes_records_a_request_whose_match_another_thread_played(
 
         def ask(client: httpx2.Client) -> str:
             start.wait(timeout=5)
-            answer = client.post(f"{provider.base_url}/responses", json=SAME)
-            return str(answer.json()["id"])
+            return post(client, f"{provider.base_url}/responses")
 
         with recorder.use_cassette(str(path)) as cassette, httpx2.Client() as client:
             cassette.play_counts = YieldingCounts()
             with ThreadPoolExecutor(THREADS) as pool:
                 answers = list(pool.map(lambda _: ask(client), range(THREADS)))
-        sent = len(provider.requests)
-    assert sorted(answers) == sorted([*(f"resp_{n}" for n in range(count)), *["resp_new"] * 2])
-    _assert_recorded(path, count, sent)
-
-
-def test_new_episodes_records_a_request_of_requests_whose_match_another_thread_played(
-    tmp_path: Path,
-) -> None:
-    # The same race through vcrpy's http.client stub (requests, urllib3), which asks and
-    # plays inside getresponse: a request that lost got UnhandledHTTPRequestError.
-    count = THREADS - 2
-    with LoopbackProvider(
-        responder=lambda _: LoopbackReply.json({"id": "resp_new", "output": []})
-    ) as provider:
-        pairs = [_pair(SAME, f"resp_{n}") for n in range(count)]
-        for pair in pairs:
-            pair["request"]["uri"] = f"{provider.base_url}/responses"
-        path = _write(tmp_path / "same.json", pairs)
-        recorder = configure_vcr(vcr.VCR(record_mode="new_episodes"))
-        start = threading.Barrier(THREADS)
-
-        def ask(_: int) -> str:
-            start.wait(timeout=5)
-            answer = requests.post(f"{provider.base_url}/responses", json=SAME, timeout=10)
-            return str(answer.json()["id"])
-
-        with recorder.use_cassette(str(path)) as cassette:
-            cassette.play_counts = YieldingCounts()
-            with ThreadPoolExecutor(THREADS) as pool:
-                answers = list(pool.map(ask, range(THREADS)))
         sent = len(provider.requests)
     assert sorted(answers) == sorted([*(f"resp_{n}" for n in range(count)), *["resp_new"] * 2])
     _assert_recorded(path, count, sent)
