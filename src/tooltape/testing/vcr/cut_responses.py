@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from tooltape.testing.vcr._names import httpx_stubs
+from tooltape.testing.vcr.stub_wraps import wrap_once
 
 __all__ = ["CutResponse", "cut_message", "cut_responses", "note_cut_responses"]
 
@@ -173,10 +174,11 @@ def note_cut_responses() -> None:
     (once; a vcrpy without the functions wrapped is left alone)."""
     stubs = httpx_stubs()
     for name, asynchronous in (("_vcr_handle_request", False), ("_vcr_handle_async_request", True)):
-        handle = getattr(stubs, name, None)
-        if callable(handle) and getattr(handle, "__wrapped__", None) is None:
-            setattr(stubs, name, _httpx_noting(handle, asynchronous=asynchronous))
+        wrap_once(
+            stubs,
+            name,
+            "tooltape_notes_cut",
+            functools.partial(_httpx_noting, asynchronous=asynchronous),
+        )
     connection: Any = getattr(importlib.import_module("vcr.stubs"), "VCRConnection", None)
-    getresponse = getattr(connection, "getresponse", None)
-    if callable(getresponse) and getattr(getresponse, "__wrapped__", None) is None:
-        connection.getresponse = _http_client_noting(getresponse)
+    wrap_once(connection, "getresponse", "tooltape_notes_cut", _http_client_noting)

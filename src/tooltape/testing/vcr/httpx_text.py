@@ -23,6 +23,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import cast
 
 from tooltape.testing.vcr._names import httpx_stubs
+from tooltape.testing.vcr.stub_wraps import wrap_once
 
 __all__ = ["replay_any_text"]
 
@@ -60,9 +61,7 @@ def replay_any_text() -> None:
         return
     if callable(getattr(stubs, "_deserialize_headers", None)):
         stubs._deserialize_headers = _header_pairs
-    deserialize = getattr(stubs, "_deserialize_response", None)
-    if callable(deserialize) and getattr(deserialize, "__wrapped__", None) is None:
-        stubs._deserialize_response = _reason_first(deserialize)
+    wrap_once(stubs, "_deserialize_response", "tooltape_reason_first", _reason_first)
 
 
 def _recorded_empty(response: object) -> bool:

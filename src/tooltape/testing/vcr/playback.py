@@ -33,6 +33,7 @@ from tooltape.testing.vcr._names import (
     UnhandledHTTPRequestError,
     httpx_stubs,
 )
+from tooltape.testing.vcr.stub_wraps import wrap_once
 
 __all__ = ["play_each_once", "play_or_record_matches_taken", "record_matches_taken"]
 
@@ -76,11 +77,6 @@ def play_each_once(request: Any, response: Any, cassette: Any) -> tuple[Any, Any
 play_each_once.__signature__ = inspect.signature(play_each_once)
 
 
-_TAKEN = "tooltape_records_taken"
-"""Marks vcrpy's ``_vcr_request`` as wrapped by :func:`record_matches_taken` (a mark
-``functools.wraps`` hands on to the wrappers around it)."""
-
-
 def _recorded_when_taken(vcr_request: Callable[..., Any], make: Callable[..., Any]) -> Any:
     @functools.wraps(vcr_request)
     def asked(cassette: Any, real_request: Any, body: bytes, httpx: Any) -> tuple[Any, Any]:
@@ -91,7 +87,6 @@ def _recorded_when_taken(vcr_request: Callable[..., Any], make: Callable[..., An
                 raise
         return make(real_request, body), None  # to the server, and recorded
 
-    setattr(asked, _TAKEN, True)
     return asked
 
 
@@ -100,10 +95,14 @@ def record_matches_taken() -> None:
     played after the cassette said it could be played, when the cassette may record
     (once; a vcrpy whose stub lacks the functions used is left alone)."""
     stubs = httpx_stubs()
-    vcr_request = getattr(stubs, "_vcr_request", None)
     make = getattr(stubs, "_make_vcr_request", None)
-    if callable(vcr_request) and callable(make) and not getattr(vcr_request, _TAKEN, False):
-        stubs._vcr_request = _recorded_when_taken(vcr_request, make)
+    if callable(make):
+        wrap_once(
+            stubs,
+            "_vcr_request",
+            "tooltape_records_taken",
+            functools.partial(_recorded_when_taken, make=make),
+        )
 
 
 def _asked_again_when_taken(getresponse: Callable[..., Any]) -> Callable[..., Any]:
@@ -121,7 +120,6 @@ def _asked_again_when_taken(getresponse: Callable[..., Any]) -> Callable[..., An
                     raise
                 chances -= 1
 
-    setattr(answered, _TAKEN, True)
     return answered
 
 
@@ -131,6 +129,4 @@ def play_or_record_matches_taken() -> None:
     could be played, when the cassette may record (once; a vcrpy without that stub is
     left alone)."""
     connection: Any = getattr(importlib.import_module("vcr.stubs"), "VCRConnection", None)
-    getresponse: object = getattr(connection, "getresponse", None)
-    if callable(getresponse) and not getattr(getresponse, _TAKEN, False):
-        connection.getresponse = _asked_again_when_taken(getresponse)
+    wrap_once(connection, "getresponse", "tooltape_asks_again", _asked_again_when_taken)

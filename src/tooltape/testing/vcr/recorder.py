@@ -115,8 +115,7 @@ def configure_vcr(
     record_matches_taken()  # inside the send order's wrapper: what it sends gets a place
     record_in_send_order()
     note_cut_responses()
-    # around the cut noting (it wraps only a getresponse nothing wraps yet)
-    play_or_record_matches_taken()
+    play_or_record_matches_taken()  # around the cut noting: each try notes its own cut
     keep_resets_to_their_thread()
     policy = live_policy(scrub)
     recorder.serializer = SERIALIZER

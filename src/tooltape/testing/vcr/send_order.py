@@ -24,15 +24,12 @@ from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
 
 from tooltape.testing.vcr._names import httpx_stubs
+from tooltape.testing.vcr.stub_wraps import wrap_once
 
 __all__ = ["in_send_order", "record_in_send_order"]
 
 _SENT = "tooltape_sent"
 """The attribute a recorded request's place in sending is kept in."""
-
-_PLACING = "tooltape_places_sent"
-"""Marks vcrpy's ``_vcr_request`` as wrapped by :func:`_placed_when_sent` (a mark
-``functools.wraps`` hands on to the wrappers around it)."""
 
 _places = itertools.count()
 _recording = threading.Lock()
@@ -48,7 +45,6 @@ def _placed_when_sent(vcr_request: Callable[..., Any]) -> Callable[..., Any]:
             setattr(request, _SENT, next(_places))
         return request, response
 
-    setattr(sent, _PLACING, True)
     return sent
 
 
@@ -70,16 +66,12 @@ def record_in_send_order() -> None:
     """Have vcrpy's httpx stub note the place each recorded request was sent in (once;
     a vcrpy whose stub lacks the functions wrapped is left alone)."""
     stubs = httpx_stubs()
-    if stubs is None:
+    if not callable(getattr(stubs, "_vcr_request", None)) or not callable(
+        getattr(stubs, "_record_responses", None)
+    ):
         return
-    vcr_request = getattr(stubs, "_vcr_request", None)
-    record = getattr(stubs, "_record_responses", None)
-    if not callable(vcr_request) or not callable(record):
-        return
-    if not getattr(vcr_request, _PLACING, False):  # another wrapper may be inside
-        stubs._vcr_request = _placed_when_sent(vcr_request)
-    if getattr(record, "__wrapped__", None) is None:
-        stubs._record_responses = _placed_when_recorded(record)
+    wrap_once(stubs, "_vcr_request", "tooltape_places_sent", _placed_when_sent)
+    wrap_once(stubs, "_record_responses", "tooltape_places_recorded", _placed_when_recorded)
 
 
 def in_send_order(

@@ -24,11 +24,12 @@ import threading
 from collections.abc import Callable, Generator
 from typing import Any
 
+from tooltape.testing.vcr.stub_wraps import wrap_once
+
 __all__ = ["keep_resets_to_their_thread"]
 
 _MARK = "tooltape_resets_kept"
-"""Marks what :func:`keep_resets_to_their_thread` replaced (``functools.wraps`` hands
-it on to the wrappers around it)."""
+"""Marks what :func:`keep_resets_to_their_thread` replaced."""
 
 _needless = threading.local()
 """``on`` while this thread works a connection built on urllib3's classes."""
@@ -43,7 +44,6 @@ def _kept(reset: Callable[[], Any]) -> Callable[[], Any]:
             with reset():
                 yield
 
-    setattr(force_reset, _MARK, True)
     return force_reset
 
 
@@ -64,7 +64,6 @@ def _without_window(method: Callable[..., Any]) -> Callable[..., Any]:
         finally:
             _needless.on = before
 
-    setattr(worked, _MARK, True)
     return worked
 
 
@@ -73,12 +72,8 @@ def keep_resets_to_their_thread() -> None:
     on urllib3's classes (once; a vcrpy without the names used is left alone)."""
     patch: Any = importlib.import_module("vcr.patch")
     connection: Any = getattr(importlib.import_module("vcr.stubs"), "VCRConnection", None)
-    reset = getattr(patch, "force_reset", None)
-    if connection is None or not callable(reset):
+    if connection is None or not callable(getattr(patch, "force_reset", None)):
         return
-    if not getattr(reset, _MARK, False):
-        patch.force_reset = _kept(reset)
+    wrap_once(patch, "force_reset", _MARK, _kept)
     for name in ("__init__", "connect", "getresponse"):
-        method: object = getattr(connection, name, None)
-        if callable(method) and not getattr(method, _MARK, False):
-            setattr(connection, name, _without_window(method))
+        wrap_once(connection, name, _MARK, _without_window)
