@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from typing import Any, cast
 from urllib.parse import unquote
 
-__all__ = ["MISSING", "pointed"]
+__all__ = ["MISSING", "pointed", "referenced_schema"]
 
 MISSING = object()
 """What ``pointed`` returns for a reference that leads nowhere in the schema."""
@@ -33,3 +33,11 @@ def pointed(root: Mapping[str, Any], ref: str) -> object:
         else:
             return MISSING
     return node
+
+
+def referenced_schema(node: Mapping[str, Any], root: Mapping[str, Any]) -> Mapping[str, Any] | None:
+    """The schema ``node``'s ``$ref`` points at inside ``root``; ``None`` when ``node`` has
+    no ``$ref``, or one that leads nowhere or to something that is not a schema object."""
+    ref = node.get("$ref")
+    target = pointed(root, ref) if isinstance(ref, str) else None
+    return cast("Mapping[str, Any]", target) if isinstance(target, Mapping) else None

@@ -23,19 +23,13 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, cast
 
-from tooltape.prompt.json_pointer import pointed
+from tooltape.prompt.json_pointer import referenced_schema
 
 _TYPED_BY = ("type", "anyOf", "enum", "const", "$ref")
 
 
 def _where(path: str) -> str:
     return f"field `{path}`" if path else "the params object"
-
-
-def _resolve(node: Mapping[str, Any], root: Mapping[str, Any]) -> Mapping[str, Any] | None:
-    ref = node.get("$ref")
-    target = pointed(root, ref) if isinstance(ref, str) else None
-    return cast("Mapping[str, Any]", target) if isinstance(target, Mapping) else None
 
 
 def _walk(
@@ -49,7 +43,7 @@ def _walk(
         return
     ref = schema.get("$ref")
     if isinstance(ref, str):
-        target = _resolve(schema, root)
+        target = referenced_schema(schema, root)
         if target is not None and ref not in seen:
             _walk(target, path, root, seen | {ref}, problems)
     for option in cast("list[object]", schema.get("anyOf", [])):

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, cast
 
-from tooltape.prompt.json_pointer import pointed
+from tooltape.prompt.json_pointer import referenced_schema
 from tooltape.prompt.schema import without_keywords
 
 _DROPPED_KEYS = ("default", "title")
@@ -47,13 +47,10 @@ def strict_schema(schema: Mapping[str, Any]) -> dict[str, Any]:
 def _resolve(schema: Mapping[str, Any], root: Mapping[str, Any]) -> Mapping[str, Any]:
     """``schema`` with a local ``$ref`` followed wherever it points (``#/$defs/...``,
     ``#/definitions/...``); a reference that leads nowhere stays as it is."""
-    seen: set[str] = set()
-    while isinstance(ref := schema.get("$ref"), str) and ref not in seen:
-        seen.add(ref)
-        target = pointed(root, ref)
-        if not isinstance(target, Mapping):
-            break
-        schema = cast("Mapping[str, Any]", target)
+    seen: set[int] = set()  # a reference chain that loops ends where it began
+    while (target := referenced_schema(schema, root)) is not None and id(target) not in seen:
+        seen.add(id(target))
+        schema = target
     return schema
 
 
