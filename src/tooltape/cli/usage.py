@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from tooltape.cli.terminal import display_path
-from tooltape.testing.contracts.project_tests import project_test_files
+from tooltape.testing.contracts.project_tests import project_test_files, project_test_texts
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,14 +74,7 @@ def defines_cassette_dir(root: Path) -> bool:
     """Whether a ``conftest.py`` or test module under ``root`` defines pytest-recording's
     ``vcr_cassette_dir`` fixture: then the project, not the plugin's layout, says which
     folder holds a test's cassettes."""
-    for path in project_test_files(root):
-        try:
-            text = path.read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError):
-            continue
-        if _OWN_FOLDER_FIXTURE.search(text):
-            return True
-    return False
+    return any(_OWN_FOLDER_FIXTURE.search(text) for _, text in project_test_texts(root))
 
 
 def find_test_modules(root: Path) -> dict[str, list[Path]]:

@@ -24,6 +24,16 @@ def project_test_files(root: Path) -> Iterator[Path]:
                 yield Path(folder) / name
 
 
+def project_test_texts(root: Path) -> Iterator[tuple[Path, str]]:
+    """Each file of :func:`project_test_files` with its text; one that cannot be read, or
+    is not UTF-8, is passed by."""
+    for path in project_test_files(root):
+        try:
+            yield path, path.read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError):
+            continue
+
+
 def named_cassettes(root: Path, names: Collection[str]) -> frozenset[str]:
     """The file names among ``names`` (``x.yaml``) that a test module or conftest under
     ``root`` holds as a string, alone or after a folder (``"common/x.yaml"``), as
@@ -36,11 +46,7 @@ def named_cassettes(root: Path, names: Collection[str]) -> frozenset[str]:
     found: set[str] = set()
     if not wanted:
         return frozenset()
-    for path in project_test_files(root):
-        try:
-            text = path.read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError):
-            continue
+    for path, text in project_test_texts(root):
         if not any(name in text for name in wanted - found):
             continue
         try:
