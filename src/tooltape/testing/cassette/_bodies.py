@@ -25,7 +25,6 @@ from tooltape.testing.cassette._sse import parse_sse
 __all__ = [
     "body_from_bytes",
     "decode_content",
-    "decodes_every_coding",
     "encoded_with",
     "missing_decoders",
     "normalize_headers",
@@ -112,28 +111,19 @@ def _decoder(coding: str) -> Callable[[bytes], bytes] | None:
     return None
 
 
-def _codings(headers: Headers) -> list[str]:
-    return [
+def encoded_with(headers: Headers) -> tuple[str, ...]:
+    """The codings ``headers``' ``content-encoding`` names, in the order they were applied."""
+    return tuple(
         coding.strip().lower()
         for value in headers.get("content-encoding", ())
         for coding in value.split(",")
         if coding.strip() and coding.strip().lower() != "identity"
-    ]
-
-
-def encoded_with(headers: Headers) -> tuple[str, ...]:
-    """The codings ``headers``' ``content-encoding`` names, in the order they were applied."""
-    return tuple(_codings(headers))
+    )
 
 
 def missing_decoders(headers: Headers) -> tuple[str, ...]:
     """The codings ``headers`` name that :func:`decode_content` has no decoder for."""
-    return tuple(coding for coding in _codings(headers) if _decoder(coding) is None)
-
-
-def decodes_every_coding(headers: Headers) -> bool:
-    """Whether :func:`decode_content` has a decoder for every coding ``headers`` name."""
-    return not missing_decoders(headers)
+    return tuple(coding for coding in encoded_with(headers) if _decoder(coding) is None)
 
 
 def _zlib_header(data: bytes) -> bool:
@@ -148,7 +138,7 @@ def still_encoded(headers: Headers, data: bytes) -> bool:
     begin so may be ones the client already decoded (urllib3 does, under the
     header, before vcrpy records them).
     """
-    codings = _codings(headers)
+    codings = encoded_with(headers)
     if not codings:
         return False
     last = codings[-1]
@@ -169,7 +159,7 @@ def decode_content(headers: Headers, data: bytes) -> tuple[dict[str, tuple[str, 
     not decode, everything is returned unchanged.
     """
     fixed = dict(headers)
-    codings = _codings(headers)
+    codings = encoded_with(headers)
     if not codings or not data:
         fixed.pop("content-encoding", None)
         return fixed, data

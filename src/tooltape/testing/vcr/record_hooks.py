@@ -16,7 +16,7 @@ from typing import Any, cast
 
 from tooltape.testing.cassette._bodies import (
     decode_content,
-    decodes_every_coding,
+    missing_decoders,
     normalize_headers,
     still_encoded,
 )
@@ -287,7 +287,7 @@ def _decoded(response: VcrResponse) -> VcrResponse | None:
     normalized = normalize_headers(headers)
     fixed, data = decode_content(normalized, raw)
     if "content-encoding" in fixed:
-        if not decodes_every_coding(normalized):
+        if missing_decoders(normalized):
             return None
         if still_encoded(normalized, raw):
             # Bytes that never decoded: kept with their header, so that saving refuses
