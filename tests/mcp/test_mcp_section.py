@@ -225,3 +225,15 @@ def test_bad_declarations_are_refused_when_built(arguments: dict[str, Any], frag
 
 def test_the_server_script_exists() -> None:
     assert SERVER.is_file()
+
+
+def test_two_servers_under_one_name_are_told_apart_in_the_refusal() -> None:
+    # Both take the key 'mcp-weather' from their name; the message must show which two.
+    local = McpServerSection("weather", sys.executable, [str(SERVER)])
+    remote = McpServerSection("weather", url="http://127.0.0.1:9/mcp")
+    with pytest.raises(PromptValidationError) as refused:
+        Prompt(ns="tests", key="two-weathers", sections=[local, remote])
+    message = str(refused.value)
+    assert "'mcp-weather'" in message
+    assert "command=" in message and "url='http://127.0.0.1:9/mcp'" in message
+    assert "key=" in message

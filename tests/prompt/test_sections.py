@@ -199,6 +199,18 @@ def test_duplicate_tool_names_anywhere_in_the_tree_are_refused_at_build(
         Prompt(ns="tests", key="dupes", sections=sections)
 
 
+def test_two_sibling_sections_with_one_key_are_both_named_with_the_fix() -> None:
+    first = Section(title="Notes", tools=[tool("a")])
+    second = Section(title="notes", tools=[tool("b")])
+    with pytest.raises(PromptValidationError) as refused:
+        Prompt(ns="tests", key="keys", sections=[first, second])
+    message = str(refused.value)
+    assert "'notes'" in message
+    assert repr(first) in message and "title='Notes'" in message
+    assert repr(second) in message and "title='notes'" in message
+    assert "key=" in message
+
+
 # --- markdown sections and params --------------------------------------------------------
 
 

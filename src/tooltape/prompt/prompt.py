@@ -96,7 +96,7 @@ class Prompt(Specializable, Generic[OutputT]):
         return f"Prompt(ns={self.ns!r}, key={self.key!r}, name={self.name!r})"
 
     def _check_tree(self) -> None:
-        paths: set[str] = set()
+        paths: dict[str, Section[Any]] = {}
         owners: dict[str, str] = {}
         for node in self._nodes:
             if not isinstance(node.section, Section):
@@ -105,10 +105,11 @@ class Prompt(Specializable, Generic[OutputT]):
                 )
             if node.path in paths:
                 raise PromptValidationError(
-                    f"Prompt {self.name!r}: two sections share the key path {node.path!r}; "
-                    "give siblings distinct keys."
+                    f"Prompt {self.name!r}: two sections share the key path {node.path!r}: "
+                    f"{paths[node.path]!r} and {node.section!r}; give one of them another "
+                    "key= (sections without a key take theirs from the title or name)."
                 )
-            paths.add(node.path)
+            paths[node.path] = node.section
             declared = [t.name for t in node.section.tools()]
             declared += [h.name for h in node.section.hosted_tools()]
             for tool_name in declared:
