@@ -247,16 +247,43 @@ def test_an_invalid_mcp_server_entry(tmp_path: Path) -> None:
     assert "MCP server name 'Time'" in str(error)
 
 
-def test_duplicate_tool_names(tmp_path: Path) -> None:
-    error = load_error(
-        card(
-            tmp_path,
-            "name: a\nhosted_tools:\n  - {kind: web_search}\n  - {kind: web_search}",
-        )
+@pytest.mark.parametrize(
+    ("front_matter", "first", "second", "name"),
+    [
+        (
+            "hosted_tools:\n  - {kind: web_search}\n  - {kind: web_search}",
+            "hosted_tools[0]",
+            "hosted_tools[1]",
+            "web_search",
+        ),
+        (
+            "function_tools: [tools.py:add_one, ./tools.py:add_one]",
+            "function_tools[0]",
+            "function_tools[1]",
+            "add_one",
+        ),
+        (
+            "function_tools: [tools.py:add_one]\nagents: [{card: child.md, name: add_one}]",
+            "function_tools[0]",
+            "agents[0]",
+            "add_one",
+        ),
+    ],
+    ids=["hosted-twice", "function-twice", "function-and-agent"],
+)
+def test_two_entries_making_one_tool_name_are_both_named(
+    tmp_path: Path, front_matter: str, first: str, second: str, name: str
+) -> None:
+    (tmp_path / "tools.py").write_text(
+        'def add_one(x: int) -> int:\n    """Add one."""\n    return x + 1\n', encoding="utf-8"
     )
+    card(tmp_path, "name: child", "Help with $message.", name="child.md")
+    error = load_error(card(tmp_path, f"name: a\n{front_matter}"))
 
-    assert "'web_search'" in str(error)
-    assert "distinct name" in error.fix
+    assert error.field == second
+    assert f"`{first}`" in error.problem and f"`{second}`" in error.problem
+    assert repr(name) in error.problem
+    assert "distinct names" in error.fix
 
 
 def test_a_missing_agent_card(tmp_path: Path) -> None:

@@ -40,6 +40,34 @@ def _function_tool(spec: str, fn: Callable[..., Any]) -> Tool[Any, Any]:
     return Tool.from_function(fn, name=name)
 
 
+def _refuse_repeated_names(
+    path: Path,
+    front: CardFrontMatter,
+    tools: list[Tool[Any, Any]],
+    hosted: list[HostedTool[Any]],
+) -> None:
+    # The prompt would refuse these too, but could only say "section
+    # 'instructions' and again in 'instructions'": the card knows the entries.
+    fields = [
+        *(f"function_tools[{i}]" for i in range(len(front.function_tools))),
+        *(f"client_tools[{i}]" for i in range(len(front.client_tools))),
+        *(f"agents[{i}]" for i in range(len(front.agents))),
+        *(f"hosted_tools[{i}]" for i in range(len(front.hosted_tools))),
+    ]
+    names = [t.name for t in tools] + [h.name for h in hosted]
+    first: dict[str, str] = {}
+    for field, name in zip(fields, names, strict=True):
+        if name in first:
+            raise CardError(
+                path,
+                field,
+                f"`{field}` makes a tool named {name!r}, and so does `{first[name]}`",
+                "list each tool once; two different tools need distinct names (`name:` on a "
+                "hosted tool, client tool or agent entry).",
+            )
+        first[name] = field
+
+
 @dataclass(frozen=True, slots=True)
 class LoadedCard(ServerLifecycle):
     """A loaded card: its ``prompt``, its ``model``, and the MCP servers it needs.
@@ -144,6 +172,7 @@ class _Loader:
         hosted: list[HostedTool[Any]] = [
             build_hosted_tool(path, i, e) for i, e in enumerate(front.hosted_tools)
         ]
+        _refuse_repeated_names(path, front, tools, hosted)
         hooks = [self._hook(path, i, spec) for i, spec in enumerate(front.tool_hooks)]
         try:
             instructions: MarkdownSection[Any] = MarkdownSection(
