@@ -4,7 +4,9 @@ unknown function is: the model reads why, the loop goes on, and nothing runs.
 Every call item here is synthetic (made up for the test, shaped by the official
 OpenAPI components): a ``custom_tool_call`` naming no custom tool of the
 prompt, or an ``apply_patch_call`` / local ``shell_call`` / ``local_shell_call``
-/ client ``tool_search_call`` / ``computer_call`` in a prompt without that tool.
+/ client ``tool_search_call`` / ``computer_call`` in a prompt without that tool,
+and a ``function_call`` naming a provider tool (apply_patch, a custom tool, the
+local shell) that the prompt offers in that tool's own form, not as a function.
 """
 
 from __future__ import annotations
@@ -187,3 +189,47 @@ def test_the_answer_is_json_the_next_request_can_carry() -> None:
     item, _, _ = UNOFFERED["apply_patch"]
     faults = evaluate(item)
     assert json.dumps(faults.calls[1].json())
+
+
+@pytest.mark.parametrize(
+    ("name", "arguments", "kind"),
+    [
+        ("apply_patch", {"operation": {"type": "delete_file", "path": "README.md"}}, "apply_patch"),
+        ("sql_query", {"input": "SELECT 1; DROP TABLE orders"}, "custom"),
+        ("local_shell", {"command": ["echo", "ran"]}, "local_shell"),
+    ],
+)
+def test_a_function_call_naming_a_provider_tool_runs_nothing_and_says_how_to_call_it(
+    name: str, arguments: dict[str, Any], kind: str
+) -> None:
+    client = canonical_client_tools()
+    tools = [Tool.from_function(add_one), client["apply_patch"], client["custom"]]
+    tools.append(client["local_shell"])
+    section = Section(title="T", tools=tools)
+    call = {
+        "type": "function_call",
+        "id": "fc_1",
+        "call_id": "call_1",
+        "name": name,
+        "arguments": json.dumps(arguments),
+        "status": "completed",
+    }
+    faults = ProviderFaults()
+    first = faults.response_json(output=[call], id="resp_1")
+    faults.script(faults.ok(first), faults.ok(faults.response_json("Done.", id="resp_2")))
+    adapter = OpenAIAdapter("gpt-5", client=faults.client(max_retries=0), capabilities={})
+    done = adapter.evaluate(Prompt(ns="tests", key="as-function", sections=[section]))
+
+    (event,) = done.tool_invocations
+    assert (event.name, event.source, event.result.success) == (name, "function", False)
+    assert f"{name!r} is not a function tool of this prompt" in event.result.message
+    assert f"its {kind} tool" in event.result.message
+    (answer,) = [
+        i for i in faults.calls[1].json()["input"] if i.get("type", "").endswith("_output")
+    ]
+    assert answer == {
+        "type": "function_call_output",
+        "call_id": "call_1",
+        "output": answer["output"],
+    }
+    assert event.result.message in answer["output"]

@@ -104,8 +104,10 @@ def _answerable(item: dict[str, Any]) -> bool:
     provider sends (a call id, safety check ids) and a namespace a prompt can declare."""
     namespace = item.get("namespace")
     checks = item.get("pending_safety_checks") or []
+    caller = item.get("caller")
     return (
         item.get("call_id") != ""
+        and (not isinstance(caller, dict) or caller.get("caller_id") != "")
         and (namespace is None or bool(_DECLARABLE.match(str(namespace))))
         and all(isinstance(check, dict) and check.get("id") for check in checks)
     )
