@@ -186,3 +186,24 @@ def test_an_item_a_codec_cannot_read_is_reported_under_the_prompts_name(
     assert raised.value.phase == "parse"
     assert raised.value.prompt_name == "drawing"
     assert str(raised.value).startswith("[drawing:parse] output[0].result (image_generation_call")
+
+
+STREAM = (
+    'event: response.created\ndata: {"type": "response.created", "sequence_number": 0}\n\n'
+    'event: response.output_text.delta\ndata: {"type": "response.output_text.delta", '
+    '"sequence_number": 1, "delta": "Do"}\n\n'
+)
+
+
+@pytest.mark.parametrize("body", [STREAM, ": keep-alive\n\n" + STREAM, "\n" + STREAM])
+def test_an_event_stream_where_a_response_was_asked_for_says_so_and_what_to_check(
+    provider: LoopbackProvider, body: str
+) -> None:
+    with pytest.raises(PromptEvaluationError) as raised:
+        evaluate(provider, LoopbackReply.sse(body))
+    assert raised.value.phase == "parse"
+    message = str(raised.value)
+    assert "an event stream (server-sent events)" in message
+    assert "'stream'" in message and "http_client" in message
+    assert isinstance(raised.value.provider_payload, str)
+    assert raised.value.provider_payload.startswith(body[:20])

@@ -18,7 +18,7 @@ from openapi_tools import assert_wire_valid, document, wire_errors
 from tooltape import Prompt, Section, Tool
 from tooltape.adapters.openai import OpenAIAdapter
 from tooltape.adapters.openai.codecs import default_client_tool_codecs, default_hosted_tool_codecs
-from tooltape.prompt import HostedTool
+from tooltape.prompt import HostedTool, PromptValidationError
 from tooltape.testing.computer import RecordingComputer
 from tooltape.tools.apply_patch import apply_patch_tool
 from tooltape.tools.code_interpreter import CodeInterpreterConfig, code_interpreter_tool
@@ -73,6 +73,7 @@ HOSTED_VARIANTS: list[HostedTool[Any]] = [
             context_size="low",
         )
     ),
+    web_search_tool(WebSearchConfig(context_size="high", alias="web_search_2025_08_26")),
     file_search_tool(FileSearchConfig(("vs_1",))),
     file_search_tool(
         FileSearchConfig(
@@ -265,3 +266,19 @@ def test_every_request_tools_array_is_valid_with_options_and_namespaces(tmp_path
     assert {"namespace", "tool_search", "custom", "programmatic_tool_calling"} <= set(types)
     for spec in body["tools"]:
         assert_wire_valid("Tool", spec)
+
+
+def test_a_dated_web_search_alias_is_the_type_sent_and_the_type_forced() -> None:
+    from openai.types.responses import ToolParam
+    from pydantic import ConfigDict, TypeAdapter
+
+    dated = web_search_tool(WebSearchConfig(alias="web_search_2025_08_26"))
+    spec = HOSTED["web_search"].serialize(dated)
+    assert spec == {"type": "web_search_2025_08_26"}
+    TypeAdapter(ToolParam, config=ConfigDict(extra="forbid")).validate_python(spec)
+    choice = HOSTED["web_search"].tool_choice(dated)
+    assert choice["tools"] == [{"type": "web_search_2025_08_26"}]
+    assert_wire_valid("ToolChoiceParam", choice)
+    assert HOSTED["web_search"].serialize(web_search_tool())["type"] == "web_search"
+    with pytest.raises(PromptValidationError, match="alias"):
+        WebSearchConfig(alias="web_search_2026")  # type: ignore[arg-type]

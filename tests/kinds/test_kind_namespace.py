@@ -231,3 +231,43 @@ def test_a_client_search_loads_namespaces_members_and_mcp_servers() -> None:
     )
     (single,) = one.inputs_of_type(1, "tool_search_output")
     assert [m["name"] for m in single["tools"][0]["tools"]] == ["refund"]
+
+
+def namespaced_prompt() -> Prompt[Any]:
+    return Prompt(
+        ns="t",
+        key="ns",
+        sections=[NamespaceSection(ORDERS, tools=[Tool.from_function(find_order)])],
+    )
+
+
+def test_a_tool_choice_naming_a_namespace_forces_one_of_its_tools() -> None:
+    from tooltape.adapters.openai import AllowedTools
+
+    adapter = OpenAIAdapter(MODEL)
+    body = adapter.build_request(namespaced_prompt(), tool_choice="orders")
+    assert body["tool_choice"] == {
+        "type": "allowed_tools",
+        "mode": "required",
+        "tools": [{"type": "namespace", "name": "orders"}],
+    }
+    # the same wire as the AllowedTools form of it
+    allowed = AllowedTools(("orders",), mode="required")
+    assert (
+        adapter.build_request(namespaced_prompt(), tool_choice=allowed)["tool_choice"]
+        == (body["tool_choice"])
+    )
+    assert_wire_valid("ToolChoiceParam", body["tool_choice"])
+
+
+@pytest.mark.parametrize("form", ["name", "allowed"])
+def test_a_tool_choice_naming_a_namespace_member_says_to_name_the_namespace(form: str) -> None:
+    from tooltape.adapters.openai import AllowedTools
+
+    choice: Any = "find_order" if form == "name" else AllowedTools(("find_order",))
+    with pytest.raises(PromptEvaluationError) as raised:
+        OpenAIAdapter(MODEL).build_request(namespaced_prompt(), tool_choice=choice)
+    assert raised.value.phase == "render"
+    message = raised.value.message
+    assert "'find_order' is in the namespace 'orders'" in message
+    assert "names no tool of this prompt" not in message

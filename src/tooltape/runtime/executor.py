@@ -216,6 +216,19 @@ class ToolExecutor:
                 params = args if step.params is UNVALIDATED else step.params
         return self._publish(call.name, params, result, call.call_id, source or "function", kind)
 
+    def refuse(
+        self,
+        call: ToolCall,
+        message: str,
+        *,
+        source: ToolSource = "function",
+        kind: str | None = None,
+    ) -> ToolResult[Any]:
+        """Answer a call with a failed result and run nothing (no tool of the prompt takes it
+        in the form it came in); published like the answer to an unknown tool."""
+        result: ToolResult[Any] = ToolResult.error(message)
+        return self._publish(call.name, call.arguments, result, call.call_id, source, kind)
+
     def record_provider_call(
         self,
         *,

@@ -20,6 +20,9 @@ from tooltape.tools.validation import (
 )
 
 ContextSize = Literal["low", "medium", "high"]
+WebSearchAlias = Literal["web_search", "web_search_2025_08_26"]
+
+WEB_SEARCH_ALIASES: tuple[WebSearchAlias, ...] = ("web_search", "web_search_2025_08_26")
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,13 +74,16 @@ class WebSearchConfig:
 
     ``allow_live_access=False`` keeps the search to the provider's cache;
     ``context_size`` (``low``/``medium``/``high``) trades answer depth for
-    tokens. ``None`` leaves a setting to the provider's default.
+    tokens. ``None`` leaves a setting to the provider's default. ``alias`` is
+    the tool type sent: ``web_search`` or a dated alias that pins its
+    behaviour (``web_search_2025_08_26``).
     """
 
     domain_filter: DomainFilter | None = None
     geo_hint: GeoHint | None = None
     allow_live_access: bool = True
     context_size: ContextSize | None = None
+    alias: WebSearchAlias = "web_search"
 
     def __post_init__(self) -> None:
         owner = "WebSearchConfig"
@@ -88,6 +94,7 @@ class WebSearchConfig:
         if not isinstance(self.allow_live_access, bool):
             invalid(owner, "allow_live_access", f"{self.allow_live_access!r}", "use True/False")
         check_choice(owner, "context_size", self.context_size, ("low", "medium", "high"))
+        check_choice(owner, "alias", self.alias, WEB_SEARCH_ALIASES)
 
 
 DEFAULT_WEB_SEARCH_CONFIG = WebSearchConfig()

@@ -6,8 +6,9 @@ Usage (from the repository root)::
 
 writes ``tests/data/openapi/responses-tools.json``: the request ``Tool`` union,
 the response ``OutputItem`` union, the input items a client sends back for
-client-executed tools, ``ToolChoiceParam``, and every component they reference, so tests validate
-wire output without the full document. The source is the public
+client-executed tools, ``ToolChoiceParam``, the streamed ``ResponseStreamEvent`` union, and
+every component they reference, so tests validate wire output (and draw schema-shaped
+responses and streams) without the full document. The source is the public
 ``openai/openai-openapi`` repository (MIT licence); the commit is recorded in
 the file. ``CompoundFilter``'s ``$recursiveRef`` to itself is rewritten to a
 plain ``$ref`` so a Draft 2020-12 validator resolves it.
@@ -29,6 +30,7 @@ ROOTS = (
     "LocalShellToolCallOutput",
     "ToolSearchOutputItemParam",
     "ToolChoiceParam",
+    "ResponseStreamEvent",
 )
 SOURCE = "openai/openai-openapi, commit f85dbe223d40e1a31cba812ab2d755c7e98a92a3 (2026-08-21)"
 OUT = Path(__file__).with_name("responses-tools.json")

@@ -4,8 +4,11 @@ The call item decides which of the prompt's client tools answers it: the
 tools whose codec reads that item type (``computer`` and
 ``computer_use_preview`` both read ``computer_call``), narrowed by the
 item's ``name`` when it has one (custom tools). A call the provider ran
-itself (``execution: "server"``), or one the response already answers, is
-left alone.
+itself (``execution: "server"``, a ``shell_call`` in a container, a server
+``tool_search_call``), or one the response already answers, is left alone.
+A client call no tool of the prompt answers (a custom tool name it does not
+have, an ``apply_patch_call`` with no apply_patch tool) runs nothing and is
+answered with a failure saying so, as a call of an unknown function is.
 """
 
 from __future__ import annotations
@@ -46,6 +49,32 @@ def client_tool_for(
     return None
 
 
+def _runs_on_client(item: Mapping[str, Any]) -> bool:
+    """Whether the client must answer ``item``, whatever tools the prompt has."""
+    item_type = field(item, "type")
+    if item_type == "shell_call":  # the hosted shell's calls name a container
+        return field(field(item, "environment"), "type") == "local"
+    if item_type == "tool_search_call":
+        return field(item, "execution") == "client"
+    return field(item, "execution") != "server"
+
+
+def _unoffered(
+    item: Mapping[str, Any], codec: ClientToolCodec, rendered: RenderedPrompt[Any]
+) -> tuple[str, str]:
+    """The name a call no tool of the prompt answers is recorded under, and why it failed."""
+    name: object = field(item, "name")
+    available = ", ".join(sorted(tool.name for tool in rendered.tools)) or "none"
+    if isinstance(name, str) and name:
+        what = f"no {codec.kind} tool named {name!r}"
+    else:
+        name, what = codec.kind, f"no {codec.kind} tool"
+    return name, (
+        f"{field(item, 'type')} {codec.call_id(item)}: this prompt offers {what}; call one "
+        f"of the available tools instead: {available}."
+    )
+
+
 def answer_client_call(
     item: Mapping[str, Any],
     items: Sequence[object],
@@ -60,9 +89,10 @@ def answer_client_call(
     carries tool definitions (a client-executed tool search).
     """
     found = client_tool_for(item, rendered.tools, codecs)
-    if found is None:
+    readers = (c for c in codecs.values() if c.call_item_type == field(item, "type"))
+    tool, codec = found if found is not None else (None, next(readers, None))
+    if codec is None or (tool is None and not _runs_on_client(item)):
         return None
-    tool, codec = found
     call_id = codec.call_id(item)
     answer_type = output_item_type(codec)
     if any(
@@ -70,8 +100,13 @@ def answer_client_call(
         for other in items
     ):
         return None
-    call = ToolCall(tool.name, codec.call_arguments(item), call_id)
-    result = executor.execute(call, source="native", kind=codec.kind)
+    if tool is None:
+        name, why = _unoffered(item, codec, rendered)
+        call = ToolCall(name, codec.call_arguments(item), call_id)
+        result = executor.refuse(call, why, source="native", kind=codec.kind)
+    else:
+        call = ToolCall(tool.name, codec.call_arguments(item), call_id)
+        result = executor.execute(call, source="native", kind=codec.kind)
     try:
         answer = codec.output_item(item, result)
     except PromptEvaluationError as exc:

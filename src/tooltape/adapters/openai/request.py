@@ -27,6 +27,7 @@ from tooltape.prompt import (
     Tool,
 )
 from tooltape.prompt.schema import params_schema, unsendable
+from tooltape.tools.function_options import options_of
 
 _DISTINGUISHED_BY = {
     "function": "name",
@@ -220,6 +221,17 @@ class RequestBuilder:
         self, rendered: RenderedPrompt[Any], name: str, entries: Sequence[ToolEntry]
     ) -> ToolEntry:
         entry = next((e for e in entries if e.name == name), None)
+        member = rendered.tool(name)
+        namespace = options_of(member).namespace if member is not None else None
+        if entry is None and namespace is not None:
+            # The API chooses among tools[] entries, and a namespace is one entry.
+            raise self._fail(
+                rendered,
+                f"tool_choice names {name!r}, but {name!r} is in the namespace "
+                f"{namespace.name!r}: the API forces a namespace, not one of its tools. Name the "
+                f"namespace instead (tool_choice={namespace.name!r} makes the model call one of "
+                "its tools).",
+            )
         if entry is None:
             names = [e.name for e in entries]
             raise self._fail(
@@ -267,7 +279,13 @@ class RequestBuilder:
             forced: object = getattr(self.client_codecs[kind], "tool_choice", None)
             return forced(tool) if callable(forced) else {"type": kind}
         hosted = rendered.hosted_tool(entry.name)
-        assert hosted is not None
+        if hosted is None:
+            # A namespace (no tool of its own): the model must call one of its tools.
+            return {
+                "type": "allowed_tools",
+                "mode": "required",
+                "tools": [wire_identity(entry.spec)],
+            }
         return self._hosted_codec(rendered, hosted).tool_choice(hosted)
 
     def text_format(self, rendered: RenderedPrompt[Any]) -> dict[str, Any] | None:

@@ -12,6 +12,7 @@ an error, never an empty answer.
 from __future__ import annotations
 
 import json
+import re
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
@@ -194,7 +195,7 @@ class ResponseSender:
         except (json.JSONDecodeError, UnreadableBodyError) as exc:
             text = body if isinstance(body, str) else body.decode("utf-8", errors="replace")
             raise PromptEvaluationError(
-                f"OpenAI returned a body that is not JSON ({exc.msg} at position {exc.pos})."
+                _not_json(exc, text)
                 if isinstance(exc, json.JSONDecodeError)
                 else f"OpenAI returned JSON that cannot be read safely ({exc}); "
                 "it is not a Response.",
@@ -225,6 +226,22 @@ class ResponseSender:
                 provider_payload=payload,
             )
         return response
+
+
+_EVENT_STREAM_LINE = re.compile(r"(?:event|data|id|retry)?:")
+
+
+def _not_json(error: json.JSONDecodeError, text: str) -> str:
+    """Why a body is not a Response: an event stream (said as such, with what to check), or
+    where the JSON breaks."""
+    if _EVENT_STREAM_LINE.match(text.lstrip()):
+        return (
+            "OpenAI returned an event stream (server-sent events), not a JSON Response. The "
+            "adapter reads whole responses and never asks for a stream: check that no "
+            "'stream' option reaches the request (a client's default_query or extra_body) and "
+            "that no proxy or custom http_client streams the answer."
+        )
+    return f"OpenAI returned a body that is not JSON ({error.msg} at position {error.pos})."
 
 
 def _send(create: Callable[..., Any], body: dict[str, Any]) -> Any:

@@ -1,7 +1,8 @@
 """``tool_choice`` as a user writes it, and as the Responses API takes it.
 
 A choice is ``"auto"``, ``"required"``, ``"none"``, the name of one tool of
-the prompt (forced on the first round only), ``AllowedTools`` (a subset the
+the prompt (forced on the first round only; a namespace's name forces one of
+its tools, since the API chooses among ``tools[]`` entries), ``AllowedTools`` (a subset the
 model may use, on every round; ``mode="required"`` makes the first round
 call one of them) or ``McpToolChoice`` (one tool of a hosted MCP server).
 """

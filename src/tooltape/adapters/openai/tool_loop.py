@@ -2,7 +2,9 @@
 
 Provider-executed calls are recorded (a ``ToolInvoked`` each, through the
 hooks); function calls and client-executed provider calls run through the
-executor and are answered with ``*_output`` items; approval requests are
+executor and are answered with ``*_output`` items (a function call naming a
+provider tool, such as apply_patch, runs nothing and is answered with a
+failure saying how that tool is called); approval requests are
 decided by the hosted MCP tool's approver. A round with no answer ends the
 loop.
 """
@@ -20,8 +22,9 @@ from tooltape.adapters.openai.client_calls import answer_client_call
 from tooltape.adapters.openai.function_options import echoed_call_context
 from tooltape.adapters.openai.reading import as_dict
 from tooltape.adapters.openai.reading import field as item_field
+from tooltape.adapters.openai.request import client_kind
 from tooltape.adapters.openai.strict_schema import drop_null_optionals
-from tooltape.prompt import RenderedPrompt
+from tooltape.prompt import RenderedPrompt, ToolResult
 from tooltape.prompt.json_text import escape_surrogates
 from tooltape.runtime import ToolCall, ToolExecutor
 from tooltape.runtime.answers import answer_text
@@ -80,7 +83,7 @@ class ToolLoop:
                 name = str(item_field(item, "name", ""))
                 call_id = str(item_field(item, "call_id", ""))
                 arguments = self._function_arguments(name, item_field(item, "arguments", ""))
-                result = self.executor.execute(ToolCall(name, arguments, call_id))
+                result = self._run_function(ToolCall(name, arguments, call_id))
                 answers.append(
                     {
                         "type": "function_call_output",
@@ -95,6 +98,22 @@ class ToolLoop:
                 if answer is not None:
                     answers.append(answer)
         return answers
+
+    def _run_function(self, call: ToolCall) -> ToolResult[Any]:
+        tool = self.rendered.tool(call.name)
+        kind = client_kind(tool, self.client_codecs) if tool is not None else None
+        if kind is None:
+            return self.executor.execute(call)
+        # Offered as a provider tool, not a function: its handler takes that tool's calls only.
+        functions = sorted(
+            t.name for t in self.rendered.tools if client_kind(t, self.client_codecs) is None
+        )
+        return self.executor.refuse(
+            call,
+            f"{call.name!r} is not a function tool of this prompt but its {kind} tool, which "
+            f"takes {self.client_codecs[kind].call_item_type} calls only; call it that way, or "
+            f"one of the function tools: {', '.join(functions) or 'none'}.",
+        )
 
     def _run_client_call(
         self, item: object, items: Sequence[object], codec: ClientToolCodec

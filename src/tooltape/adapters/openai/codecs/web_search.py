@@ -81,7 +81,7 @@ class WebSearchCodec:
 
     def serialize(self, tool: HostedTool[WebSearchConfig]) -> dict[str, Any]:
         config = tool.config
-        spec: dict[str, Any] = {"type": "web_search"}
+        spec: dict[str, Any] = {"type": config.alias}
         domains = config.domain_filter
         if domains is not None and (domains.allowed or domains.blocked):
             if max(len(domains.allowed), len(domains.blocked)) > _MAX_DOMAINS:
@@ -106,7 +106,9 @@ class WebSearchCodec:
     def tool_choice(self, tool: HostedTool[Any]) -> dict[str, Any]:
         # The SDK's hosted tool choice types do not list web_search; an allowed-tools
         # choice in "required" mode forces it with a shape the SDK does accept.
-        return {"type": "allowed_tools", "mode": "required", "tools": [{"type": "web_search"}]}
+        config: object = tool.config
+        alias = config.alias if isinstance(config, WebSearchConfig) else "web_search"
+        return {"type": "allowed_tools", "mode": "required", "tools": [{"type": alias}]}
 
     def parse_calls(
         self, response_items: Sequence[Any], tool: HostedTool[Any] | None
