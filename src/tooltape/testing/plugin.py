@@ -24,9 +24,9 @@
   ``path_transformer`` not ending in ``.json`` and
   ``decode_compressed_response=False`` are refused
   (``tooltape.testing.cassette_options``, ``tooltape.testing.vcr.options``).
-- Requests match on method, API path and a semantic JSON body comparison;
-  a mismatch shows a field-level diff. Imported cassettes (recorded by another
-  client) match on method and path only. Interactions left unplayed fail the
+- Requests match on method, API path, query and a semantic JSON body
+  comparison; a mismatch shows a field-level diff. Imported cassettes
+  (recorded by another client) match on method and path only. Interactions left unplayed fail the
   test unless ``@pytest.mark.tooltape(allow_unplayed=True)``.
 - Fixtures: ``openai_client``, ``openai_adapter``, ``wire_snapshot``,
   ``provider_faults``.
@@ -58,6 +58,7 @@ from tooltape.testing.cassette_run import (
     CASSETTE_RUN,
     BodyUnlessImported,
     CassetteRun,
+    QueryUnlessImported,
     cassette_folder_of,
     command_nodeid,
     json_cassette_path,
@@ -91,7 +92,7 @@ from tooltape.testing.settings import (
 )
 from tooltape.testing.snapshots import wire_snapshot
 from tooltape.testing.stale_cassettes import stale_message
-from tooltape.testing.vcr.matchers import make_body_matcher
+from tooltape.testing.vcr.matchers import make_body_matcher, query_matcher
 from tooltape.testing.vcr.recorder import configure_vcr
 from tooltape.testing.vcr.telemetry import UnrecordedTelemetry
 
@@ -268,6 +269,7 @@ def pytest_recording_configure(config: pytest.Config, vcr: Any) -> None:
         recorder,
         persister=RunPersister(state, extra_paths, settings.scrub, live_secrets(os.environ)),
         body_matcher=BodyUnlessImported(state, make_body_matcher(volatile, name="tooltape_body")),
+        query_matcher=QueryUnlessImported(state, query_matcher),
         scrub=settings.scrub,
         unrecorded=UnrecordedTelemetry(lambda: state.recording),
     )
