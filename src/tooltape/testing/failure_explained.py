@@ -13,6 +13,7 @@ import pytest
 
 from tooltape.testing.cassette_options import VcrOptionError, pinned_note
 from tooltape.testing.cassette_run import CassetteRun
+from tooltape.testing.early_clients import explain_early_client
 from tooltape.testing.recorded_elsewhere import import_from_pytest_recording
 from tooltape.testing.replay_key import explain_missing_key
 from tooltape.testing.vcr.misses import explain_cassette_failure
@@ -35,6 +36,8 @@ def explained(
     )
     if message is None:
         message = explain_missing_key(item, error)
+    if message is None:
+        message = explain_early_client(item, error)
     if message is None:
         return None
     suggested = "--record-mode" in message

@@ -65,6 +65,7 @@ from tooltape.testing.cassette_run import (
     marker_options,
     marker_volatile,
 )
+from tooltape.testing.early_clients import explain_import_without_key
 from tooltape.testing.failure_explained import explained
 from tooltape.testing.recorded_elsewhere import (
     kept_from_rewrite,
@@ -304,6 +305,21 @@ def pytest_runtest_makereport(
         secrets = live_secrets(os.environ, also=state.secrets)
         scrub_report(report, redaction(project_settings(item.config).scrub, secrets))
     return report
+
+
+def pytest_exception_interact(
+    node: pytest.Item | pytest.Collector,
+    call: pytest.CallInfo[Any],
+    report: pytest.CollectReport | pytest.TestReport,
+) -> None:
+    """A test module that did not import because a client built at import time found no
+    key says so, and how to fix it, in place of the SDK's traceback."""
+    if not isinstance(node, pytest.Collector) or call.excinfo is None:
+        return
+    root = Path(str(node.config.rootpath))
+    message = explain_import_without_key(node.nodeid, call.excinfo.value, root)
+    if message is not None:
+        report.longrepr = message
 
 
 @pytest.hookimpl(wrapper=True)
