@@ -85,7 +85,7 @@ def test_a_request_unanswered_while_recording_fails_the_test_and_writes_nothing(
     assert f"tooltape: while recording, the test got {asked}" in output
     for name in ("expects_the_timeout", "retried_after_a_timeout"):
         assert f"so {cassettes / f'test_{name}.json'} was not written" in output, name
-    assert "provider_faults.timeout()" in output
+    assert "provider_faults.responses.timeout()" in output
     assert "Traceback" not in output
 
     # Replaying: the one recorded replays; the others say they have no cassette, as before.

@@ -104,7 +104,8 @@ def cut_message(cuts: Sequence[CutResponse], path: str, show: Callable[[str], st
         f"(a timeout, a refused or dropped connection) cannot be recorded, and replay would "
         f"not show the code what it saw, so {path} was not written. Record again once the "
         "provider answers; to test how the code handles a timeout or a lost connection, "
-        "script one with provider_faults.timeout() or provider_faults.connection_error()."
+        "script one: provider_faults.responses.timeout() (or .connection_error()), with the "
+        "client from provider_faults.client()."
     )
 
 
