@@ -96,6 +96,7 @@ from tooltape.testing.stale_cassettes import stale_message
 from tooltape.testing.vcr.matchers import make_body_matcher, query_matcher
 from tooltape.testing.vcr.recorder import configure_vcr
 from tooltape.testing.vcr.telemetry import UnrecordedTelemetry
+from tooltape.testing.websocket_refusal import websockets_refused
 
 if TYPE_CHECKING:
     from tooltape.adapters.openai import OpenAIAdapter
@@ -355,8 +356,10 @@ def _tooltape_replay_key(vcr: Any) -> Iterator[None]:
     Clients the test builds itself (``openai.OpenAI()``, openai-agents,
     pydantic-ai) refuse to start without a key, even though replay never
     sends one anywhere. Recording gets no placeholder: it needs the real key.
+    While a cassette is open, websockets (which no cassette holds) are refused.
     """
-    with replay_environment(vcr):
+    refused = websockets_refused() if vcr is not None else contextlib.nullcontext()
+    with replay_environment(vcr), refused:
         yield
 
 
