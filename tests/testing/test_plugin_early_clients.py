@@ -108,3 +108,25 @@ def test_with_any_key_they_replay(
     monkeypatch.setenv("OPENAI_API_KEY", "unused")
     replay = project.runpytest_subprocess("--block-network", "-p", "no:cacheprovider")
     replay.assert_outcomes(passed=3)
+
+
+def test_a_tests_own_failure_naming_the_key_is_left_as_it_is(
+    pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.delenv("OPENAI_API_KEY", raising=False)
+    pytester.makepyfile(
+        test_own="""
+import pytest
+
+
+@pytest.mark.vcr
+def test_checks_its_settings():
+    raise RuntimeError("settings: OPENAI_API_KEY must name the production key")
+"""
+    )
+    pytester.makeini("[pytest]\n")
+    result = pytester.runpytest_subprocess("--block-network", "-p", "no:cacheprovider")
+    result.assert_outcomes(failed=1)
+    output = result.stdout.str()
+    assert "RuntimeError: settings: OPENAI_API_KEY must name the production key" in output
+    assert "a client built in" not in output

@@ -92,7 +92,8 @@ def explain_import_without_key(path: str, error: BaseException, root: Path) -> s
 
 def explain_early_client(item: pytest.Item, error: BaseException) -> str | None:
     """Why the cassette test ``item``'s setup failed, when a fixture of wider scope than the
-    test built a client that found no key (``None``: that is not why)."""
+    test built a client that found no key (``None``: that is not why, or no fixture of
+    the test is in ``error``'s traceback)."""
     missing = _missing_key(error)
     if missing is None:
         return None
@@ -101,9 +102,11 @@ def explain_early_client(item: pytest.Item, error: BaseException) -> str | None:
     fixtures = [
         frame.name for frame in traceback.extract_tb(error.__traceback__) if frame.name in names
     ]
-    which = f"the fixture {fixtures[-1]!r}" if fixtures else "a fixture of wider scope"
+    if not fixtures:
+        return None  # not built by a fixture: the error says what it says
     return (
-        f"tooltape: a client built in {which} found no {variable} ({_account(cause)}).\n"
+        f"tooltape: a client built in the fixture {fixtures[-1]!r} found no {variable} "
+        f"({_account(cause)}).\n"
         "While a test replays, a placeholder key is in the environment for the test and its "
         "function-scoped fixtures only; a session, package, module or class fixture is built "
         "before it, and keeps what it built for later tests. " + _ways_out(variable)
