@@ -10,6 +10,7 @@ server answers with a real recorded body, late when asked to.
 from __future__ import annotations
 
 import dataclasses
+import socket
 
 import pytest
 from web_search_reply import real_web_search_body
@@ -94,3 +95,48 @@ def test_a_request_unanswered_while_recording_fails_the_test_and_writes_nothing(
         "--block-network", "-p", "no:cacheprovider", "test_late.py::test_answered"
     )
     replay.assert_outcomes(passed=1)
+
+
+TRACING_CONFTEST = """
+import os
+
+from agents import set_trace_processors
+from agents.tracing.processors import BackendSpanExporter, BatchTraceProcessor
+
+EXPORTER = BackendSpanExporter(endpoint=os.environ["TRACES_TO"], max_retries=0)
+PROCESSOR = BatchTraceProcessor(EXPORTER)
+set_trace_processors([PROCESSOR])
+"""
+
+TRACED_TEST = """
+import pytest
+from agents import Agent, Runner
+from conftest import PROCESSOR
+
+
+@pytest.mark.vcr
+def test_agent():
+    result = Runner.run_sync(Agent(name="greeter"), "Say hi")
+    PROCESSOR.force_flush()  # the export fails while the cassette is open
+    assert "San Francisco" in result.final_output
+"""
+
+
+def test_an_unanswered_trace_export_is_not_the_tests_request(
+    pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """openai-agents' trace export is kept out of the cassette: that nobody took it
+    (here a closed port) fails nothing, as without a recorder."""
+    monkeypatch.delenv("OPENAI_AGENTS_DISABLE_TRACING", raising=False)
+    with socket.create_server(("127.0.0.1", 0)) as closed:
+        port = closed.getsockname()[1]
+    pytester.makeconftest(TRACING_CONFTEST)
+    pytester.makepyfile(test_agent=TRACED_TEST)
+    pytester.makeini("[pytest]\n")
+    with LoopbackProvider([LoopbackReply.json(real_web_search_body())]) as server:
+        monkeypatch.setenv("TRACES_TO", f"http://127.0.0.1:{port}/v1/traces/ingest")
+        monkeypatch.setenv("OPENAI_BASE_URL", server.base_url)
+        monkeypatch.setenv("OPENAI_API_KEY", FAKE_KEY)
+        result = pytester.runpytest_subprocess("--record-mode=once", "-p", "no:cacheprovider")
+    result.assert_outcomes(passed=1)
+    assert (pytester.path / "cassettes" / "test_agent" / "test_agent.json").is_file()

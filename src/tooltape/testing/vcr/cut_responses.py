@@ -13,7 +13,8 @@ recorded, so each is noted on the cassette (:func:`cut_responses`), and the
 pytest plugin fails the test with :func:`cut_message` and writes nothing.
 
 Covered: vcrpy's httpx stub (httpx and httpx2, sync and async: the OpenAI SDK)
-and its ``http.client`` stub (requests, urllib3).
+and its ``http.client`` stub (requests, urllib3); requests left unanswered, the
+httpx stub only.
 """
 
 from __future__ import annotations
