@@ -42,7 +42,7 @@ def _replaying(vcr: Any) -> bool:
 @contextlib.contextmanager
 def replay_environment(vcr: Any) -> Generator[None, None, None]:
     """A placeholder ``OPENAI_API_KEY`` (and ``AZURE_OPENAI_API_KEY``) while the test
-    replays ``vcr`` and no such key is set."""
+    replays ``vcr`` and no such key is set; openai-agents' tracing off while it replays."""
     if not _replaying(vcr):
         yield
         return
@@ -51,10 +51,12 @@ def replay_environment(vcr: Any) -> Generator[None, None, None]:
             patch.setenv(AZURE_KEY_VARIABLE, REPLAY_API_KEY)
         if not os.environ.get(KEY_VARIABLE):
             patch.setenv(KEY_VARIABLE, REPLAY_API_KEY)
-            # openai-agents would export traces with the placeholder: nothing to
-            # export without a real key, and replay must not touch the network.
-            if TRACING_VARIABLE not in os.environ:
-                patch.setenv(TRACING_VARIABLE, "1")
+        # openai-agents exports the traces of a run from a background thread, and
+        # what is left at exit after every cassette closed: with a key set, a
+        # replayed run's traces reached the network with it. Replay touches no network,
+        # key or not (openai-agents reads this on its first trace, once a process).
+        if TRACING_VARIABLE not in os.environ:
+            patch.setenv(TRACING_VARIABLE, "1")
         yield
 
 
