@@ -45,11 +45,16 @@ def weather_prompt() -> Prompt[Any]:
 
 
 def method_and_path_only(current: Any, recorded: Any) -> None:
-    """Another client made the recorded requests: their bodies say nothing about ours."""
+    """Another client made the recorded requests: their bodies and queries (its polls
+    asked ``?stream=false``) say nothing about ours."""
 
 
 def test_a_real_background_recording_replays_to_its_final_answer_and_function_call() -> None:
-    recorder = configure_vcr(vcr.VCR(record_mode="none"), body_matcher=method_and_path_only)
+    recorder = configure_vcr(
+        vcr.VCR(record_mode="none"),
+        body_matcher=method_and_path_only,
+        query_matcher=method_and_path_only,
+    )
     session = Session()
     with recorder.use_cassette(str(IMPORTED / "background_mode_with_tool.json")) as cassette:
         client = openai.OpenAI(api_key="tooltape-replay", max_retries=0)
@@ -154,7 +159,11 @@ def test_polling_bounds_are_checked_when_the_adapter_is_built(
 
 
 def test_a_compaction_item_neither_breaks_evaluate_nor_is_taken_for_text() -> None:
-    recorder = configure_vcr(vcr.VCR(record_mode="none"), body_matcher=method_and_path_only)
+    recorder = configure_vcr(
+        vcr.VCR(record_mode="none"),
+        body_matcher=method_and_path_only,
+        query_matcher=method_and_path_only,
+    )
     prompt = Prompt(
         ns="t", key="story", sections=[MarkdownSection(title="T", template="Tell a story.")]
     )

@@ -78,9 +78,44 @@ def test_a_trace_export_while_recording_is_sent_not_recorded_and_replay_passes(
     replay = pytester.runpytest_subprocess("-p", "no:cacheprovider")
     replay.assert_outcomes(passed=1)
 
-    # With a key, tracing stays on while replaying: the export is refused by the cassette,
-    # as any request it does not hold, and never reaches the network.
+    # With a key, replay turns tracing off too: no export reaches the network, not even
+    # at exit, after the cassette closed.
     with monkeypatch.context() as env:
         env.setenv("OPENAI_API_KEY", "sk-proj-" + "Tr8" * 12)
         keyed = pytester.runpytest_subprocess("-p", "no:cacheprovider", "--block-network")
     keyed.assert_outcomes(passed=1)
+
+
+UNFLUSHED_TEST = """
+import pytest
+from agents import Agent, Runner
+
+
+@pytest.mark.vcr
+def test_agent():
+    assert Runner.run_sync(Agent(name="greeter"), "Say hi").final_output == "hi"
+"""
+
+
+def test_a_replayed_runs_traces_never_reach_the_network_with_a_key_set(
+    pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A CI replaying with its key set: the traces of the replayed run were exported when
+    the process exited, after every cassette closed, to the provider and with the key."""
+    monkeypatch.delenv("OPENAI_AGENTS_DISABLE_TRACING", raising=False)
+    pytester.makeconftest(CONFTEST)
+    pytester.makepyfile(test_agent=UNFLUSHED_TEST)
+    pytester.makeini("[pytest]\n")
+    key = "sk-proj-" + "Tx9" * 12
+    monkeypatch.setenv("OPENAI_API_KEY", key)
+    with LoopbackProvider([_answer(), LoopbackReply(status=204)]) as server:
+        monkeypatch.setenv("TRACES_TO", f"{server.base_url}/traces/ingest")
+        with monkeypatch.context() as env:
+            env.setenv("OPENAI_BASE_URL", server.base_url)
+            recorded = pytester.runpytest_subprocess("--record-mode=once", "-p", "no:cacheprovider")
+        recorded.assert_outcomes(passed=1)
+        assert [r.path for r in server.requests] == ["/v1/responses", "/v1/traces/ingest"]
+
+        replay = pytester.runpytest_subprocess("-p", "no:cacheprovider")  # the process exits
+        replay.assert_outcomes(passed=1)
+        assert [r.path for r in server.requests] == ["/v1/responses", "/v1/traces/ingest"]

@@ -8,14 +8,17 @@ in place of their traceback.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import cast
 
 import pytest
 
 from tooltape.testing.cassette_options import VcrOptionError, pinned_note
 from tooltape.testing.cassette_run import CassetteRun
+from tooltape.testing.early_clients import explain_early_client
 from tooltape.testing.recorded_elsewhere import import_from_pytest_recording
 from tooltape.testing.replay_key import explain_missing_key
 from tooltape.testing.vcr.misses import explain_cassette_failure
+from tooltape.testing.websocket_refusal import WebSocketNotRecorded
 
 __all__ = ["explained"]
 
@@ -27,6 +30,9 @@ def explained(
     tooltape has nothing to say; ``cassette_dir`` is the project's cassette folder."""
     if isinstance(error, VcrOptionError):
         return f"tooltape: {error}"
+    refused = _websocket_in_chain(error)
+    if refused is not None:
+        return f"{refused}\n"
     message = explain_cassette_failure(
         error,
         state.command_id,
@@ -35,6 +41,8 @@ def explained(
     )
     if message is None:
         message = explain_missing_key(item, error)
+    if message is None:
+        message = explain_early_client(item, error)
     if message is None:
         return None
     suggested = "--record-mode" in message
@@ -54,3 +62,20 @@ def _recorded_elsewhere(
         cassette_dir=cassette_dir,
         shown_from=Path(item.config.invocation_params.dir),
     )
+
+
+def _websocket_in_chain(error: BaseException) -> WebSocketNotRecorded | None:
+    """The refused websocket behind ``error`` (its client wraps it), if one is."""
+    seen: set[int] = set()
+    pending: list[BaseException | None] = [error]
+    while pending:
+        current = pending.pop()
+        if current is None or id(current) in seen:
+            continue
+        if isinstance(current, WebSocketNotRecorded):
+            return current
+        seen.add(id(current))
+        pending += [current.__cause__, current.__context__]
+        if isinstance(current, BaseExceptionGroup):
+            pending += cast("tuple[BaseException, ...]", current.exceptions)
+    return None

@@ -24,9 +24,9 @@
   ``path_transformer`` not ending in ``.json`` and
   ``decode_compressed_response=False`` are refused
   (``tooltape.testing.cassette_options``, ``tooltape.testing.vcr.options``).
-- Requests match on method, API path and a semantic JSON body comparison;
-  a mismatch shows a field-level diff. Imported cassettes (recorded by another
-  client) match on method and path only. Interactions left unplayed fail the
+- Requests match on method, API path, query and a semantic JSON body
+  comparison; a mismatch shows a field-level diff. Imported cassettes
+  (recorded by another client) match on method and path only. Interactions left unplayed fail the
   test unless ``@pytest.mark.tooltape(allow_unplayed=True)``.
 - Fixtures: ``openai_client``, ``openai_adapter``, ``wire_snapshot``,
   ``provider_faults``.
@@ -58,12 +58,14 @@ from tooltape.testing.cassette_run import (
     CASSETTE_RUN,
     BodyUnlessImported,
     CassetteRun,
+    QueryUnlessImported,
     cassette_folder_of,
     command_nodeid,
     json_cassette_path,
     marker_options,
     marker_volatile,
 )
+from tooltape.testing.early_clients import explain_import_without_key
 from tooltape.testing.failure_explained import explained
 from tooltape.testing.recorded_elsewhere import (
     kept_from_rewrite,
@@ -91,9 +93,10 @@ from tooltape.testing.settings import (
 )
 from tooltape.testing.snapshots import wire_snapshot
 from tooltape.testing.stale_cassettes import stale_message
-from tooltape.testing.vcr.matchers import make_body_matcher
+from tooltape.testing.vcr.matchers import make_body_matcher, query_matcher
 from tooltape.testing.vcr.recorder import configure_vcr
 from tooltape.testing.vcr.telemetry import UnrecordedTelemetry
+from tooltape.testing.websocket_refusal import websockets_refused
 
 if TYPE_CHECKING:
     from tooltape.adapters.openai import OpenAIAdapter
@@ -268,6 +271,7 @@ def pytest_recording_configure(config: pytest.Config, vcr: Any) -> None:
         recorder,
         persister=RunPersister(state, extra_paths, settings.scrub, live_secrets(os.environ)),
         body_matcher=BodyUnlessImported(state, make_body_matcher(volatile, name="tooltape_body")),
+        query_matcher=QueryUnlessImported(state, query_matcher),
         scrub=settings.scrub,
         unrecorded=UnrecordedTelemetry(lambda: state.recording),
     )
@@ -304,6 +308,21 @@ def pytest_runtest_makereport(
     return report
 
 
+def pytest_exception_interact(
+    node: pytest.Item | pytest.Collector,
+    call: pytest.CallInfo[Any],
+    report: pytest.CollectReport | pytest.TestReport,
+) -> None:
+    """A test module that did not import because a client built at import time found no
+    key says so, and how to fix it, in place of the SDK's traceback."""
+    if not isinstance(node, pytest.Collector) or call.excinfo is None:
+        return
+    root = Path(str(node.config.rootpath))
+    message = explain_import_without_key(node.nodeid, call.excinfo.value, root)
+    if message is not None:
+        report.longrepr = message
+
+
 @pytest.hookimpl(wrapper=True)
 def pytest_runtest_protocol(
     item: pytest.Item, nextitem: pytest.Item | None
@@ -337,8 +356,10 @@ def _tooltape_replay_key(vcr: Any) -> Iterator[None]:
     Clients the test builds itself (``openai.OpenAI()``, openai-agents,
     pydantic-ai) refuse to start without a key, even though replay never
     sends one anywhere. Recording gets no placeholder: it needs the real key.
+    While a cassette is open, websockets (which no cassette holds) are refused.
     """
-    with replay_environment(vcr):
+    refused = websockets_refused() if vcr is not None else contextlib.nullcontext()
+    with replay_environment(vcr), refused:
         yield
 
 

@@ -20,6 +20,7 @@ from tooltape.testing.cassette_run import command_nodeid
 from tooltape.testing.vcr.misses import record_command
 
 __all__ = [
+    "AZURE_KEY_VARIABLE",
     "KEY_VARIABLE",
     "REPLAY_API_KEY",
     "TRACING_VARIABLE",
@@ -30,6 +31,9 @@ __all__ = [
 
 TRACING_VARIABLE = "OPENAI_AGENTS_DISABLE_TRACING"
 
+AZURE_KEY_VARIABLE = "AZURE_OPENAI_API_KEY"
+"""Where ``openai.AzureOpenAI()`` reads its key (it reads no ``OPENAI_API_KEY``)."""
+
 
 def _replaying(vcr: Any) -> bool:
     return vcr is not None and bool(getattr(vcr, "write_protected", False))
@@ -37,14 +41,20 @@ def _replaying(vcr: Any) -> bool:
 
 @contextlib.contextmanager
 def replay_environment(vcr: Any) -> Generator[None, None, None]:
-    """A placeholder ``OPENAI_API_KEY`` while the test replays ``vcr`` and no key is set."""
-    if not _replaying(vcr) or os.environ.get(KEY_VARIABLE):
+    """A placeholder ``OPENAI_API_KEY`` (and ``AZURE_OPENAI_API_KEY``) while the test
+    replays ``vcr`` and no such key is set; openai-agents' tracing off while it replays."""
+    if not _replaying(vcr):
         yield
         return
     with pytest.MonkeyPatch.context() as patch:
-        patch.setenv(KEY_VARIABLE, REPLAY_API_KEY)
-        # openai-agents would export traces with the placeholder: nothing to
-        # export without a real key, and replay must not touch the network.
+        if not os.environ.get(AZURE_KEY_VARIABLE):
+            patch.setenv(AZURE_KEY_VARIABLE, REPLAY_API_KEY)
+        if not os.environ.get(KEY_VARIABLE):
+            patch.setenv(KEY_VARIABLE, REPLAY_API_KEY)
+        # openai-agents exports the traces of a run from a background thread, and
+        # what is left at exit after every cassette closed: with a key set, a
+        # replayed run's traces reached the network with it. Replay touches no network,
+        # key or not (openai-agents reads this on its first trace, once a process).
         if TRACING_VARIABLE not in os.environ:
             patch.setenv(TRACING_VARIABLE, "1")
         yield

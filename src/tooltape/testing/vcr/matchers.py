@@ -18,6 +18,7 @@ import zlib
 from collections import OrderedDict
 from collections.abc import Hashable, Iterable, Iterator, Mapping, Sequence
 from typing import Any, Protocol, cast
+from urllib.parse import parse_qsl, urlsplit
 
 from tooltape.testing.matching import (
     DEFAULT_VOLATILE_FIELDS,
@@ -35,6 +36,7 @@ __all__ = [
     "differing_fields",
     "make_body_matcher",
     "path_matcher",
+    "query_matcher",
 ]
 
 
@@ -51,6 +53,11 @@ class RequestLike(Protocol):
 class _PathRequest(Protocol):
     @property
     def path(self) -> str: ...
+
+
+class _UriRequest(Protocol):
+    @property
+    def uri(self) -> str: ...
 
 
 class KeyedMatcher(Protocol):
@@ -290,3 +297,46 @@ path_matcher = _PathMatcher()
 Unlike vcrpy's ``path`` it ignores a base-URL prefix before ``/v1`` (a proxy
 or gateway mount point), duplicate and trailing slashes, so a cassette
 recorded against one base URL replays against another."""
+
+
+def _query(uri: str) -> dict[str, list[str]]:
+    """A URI's query parameters, each name with its values in order (names sorted)."""
+    values: dict[str, list[str]] = {}
+    for name, value in parse_qsl(urlsplit(uri).query, keep_blank_values=True):
+        values.setdefault(name, []).append(value)
+    return dict(sorted(values.items()))
+
+
+class _QueryMatcher:
+    """vcrpy matcher: the URL's query parameters (paging, ``include``, ``api-version``).
+
+    Both sides are compared as the cassette holds them, so a secret value
+    (redacted when recorded, and in the request being played before it is
+    matched) compares as ``REDACTED`` on both. A mismatch is a field diff
+    (``~ query.limit: ["2"] -> ["3"]``): a request asking for another page or
+    other fields is not answered with the recorded one.
+    """
+
+    __name__ = "tooltape_query"
+    __qualname__ = "tooltape_query"
+
+    def __call__(self, r1: _UriRequest, r2: _UriRequest) -> None:
+        # vcrpy passes the request being made first and the recorded one second.
+        current, recorded = _query(r1.uri), _query(r2.uri)
+        if current == recorded:
+            return
+        diffs = diff_json({"query": recorded}, {"query": current})
+        count = (
+            "1 query parameter differs"
+            if len(diffs) == 1
+            else (f"{len(diffs)} query parameters differ")
+        )
+        raise AssertionError(f"{count} (recorded -> this request):\n{format_differences(diffs)}")
+
+    def request_key(self, request: _UriRequest) -> Hashable:
+        """The query parameters the matcher compares."""
+        return tuple((name, tuple(values)) for name, values in _query(request.uri).items())
+
+
+query_matcher = _QueryMatcher()
+"""vcrpy matcher: the URL's query parameters, a mismatch shown as a field diff."""

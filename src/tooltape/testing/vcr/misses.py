@@ -20,7 +20,7 @@ from tooltape.testing.vcr.loaded import SHARED_FROM
 from tooltape.testing.vcr.matchers import differing_fields
 
 # tooltape's vcrpy matchers, by what they compare
-_MATCHER_NAMES = {"tooltape_body": "body", "tooltape_path": "path"}
+_MATCHER_NAMES = {"tooltape_body": "body", "tooltape_path": "path", "tooltape_query": "query"}
 
 
 def _find_in_chain(error: BaseException | None, kind: type[BaseException]) -> Any:

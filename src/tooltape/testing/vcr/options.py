@@ -6,7 +6,8 @@ of the recorder's, so a few of them would switch part of tooltape off:
 
 - ``match_on`` / ``additional_matchers``: vcrpy's ``body`` and ``raw_body``
   become tooltape's JSON body comparison (volatile fields ignored, a field
-  diff on a mismatch) and ``path`` its API path; every other matcher named
+  diff on a mismatch), ``path`` its API path and ``query`` its query
+  comparison (a field diff too); every other matcher named
   is kept as it is, and a body left out is not compared.
 - ``decode_compressed_response``: tooltape decodes every compressed body, so
   ``True`` changes nothing; ``False`` is refused, since a body kept compressed
@@ -33,7 +34,12 @@ class VcrOptionError(ValueError):
     """A vcrpy option tooltape cannot honour: the message names it and says what to do."""
 
 
-_TOOLTAPE_MATCHERS = {"body": "tooltape_body", "raw_body": "tooltape_body", "path": "tooltape_path"}
+_TOOLTAPE_MATCHERS = {
+    "body": "tooltape_body",
+    "raw_body": "tooltape_body",
+    "path": "tooltape_path",
+    "query": "tooltape_query",
+}
 
 VCRPY_MATCH_ON = ("method", "scheme", "host", "port", "path", "query")
 """vcrpy's own default ``match_on`` (a recorder given nothing else)."""

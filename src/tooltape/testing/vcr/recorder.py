@@ -22,6 +22,7 @@ from tooltape.testing.vcr.cut_responses import note_cut_responses
 from tooltape.testing.vcr.hook_chain import scrub_last
 from tooltape.testing.vcr.httpx_text import replay_any_text
 from tooltape.testing.vcr.matchers import make_body_matcher, path_matcher
+from tooltape.testing.vcr.matchers import query_matcher as url_query_matcher
 from tooltape.testing.vcr.options import VCRPY_MATCH_ON, tooltape_load_hooks, tooltape_matchers
 from tooltape.testing.vcr.persistence import TooltapePersister, TooltapeSerializer
 from tooltape.testing.vcr.playback import play_or_record_matches_taken, record_matches_taken
@@ -32,7 +33,7 @@ from tooltape.testing.vcr.thread_resets import keep_resets_to_their_thread
 SERIALIZER = "tooltape"
 """The name tooltape's serializer is registered under."""
 
-MATCH_ON = ("method", "tooltape_path", "tooltape_body")
+MATCH_ON = ("method", "tooltape_path", "tooltape_query", "tooltape_body")
 """What a request must share with a recorded one to be answered by it."""
 
 
@@ -71,6 +72,7 @@ def configure_vcr(
     serializer: TooltapeSerializer | None = None,
     persister: Any = TooltapePersister,
     body_matcher: Callable[[Any, Any], None] | None = None,
+    query_matcher: Callable[[Any, Any], None] | None = None,
     scrub: ScrubSettings | None = None,
     unrecorded: Callable[[Any], Any] | None = None,
 ) -> Any:
@@ -86,11 +88,12 @@ def configure_vcr(
       the project's own (``before_record_request`` / ``before_record_response``
       given to the recorder or to ``use_cassette``) run first, and the
       scrubbing on what they return;
-    - requests match on method, API path and a semantic JSON body comparison
-      that ignores the ``volatile`` fields (``metadata.run_id``), unless a
-      ``body_matcher`` replaces that comparison; a recorder (or a cassette)
+    - requests match on method, API path, query parameters and a semantic
+      JSON body comparison that ignores the ``volatile`` fields
+      (``metadata.run_id``), unless ``body_matcher`` replaces that
+      comparison (``query_matcher`` the query's); a recorder (or a cassette)
       given a ``match_on`` of its own keeps it, with vcrpy's ``body`` /
-      ``raw_body`` and ``path`` read as tooltape's
+      ``raw_body``, ``path`` and ``query`` read as tooltape's
       (``tooltape.testing.vcr.options``);
     - a loaded cassette indexes its recorded requests by what the matchers
       compare (``tooltape.testing.vcr.index``), so a request is compared only
@@ -130,6 +133,7 @@ def configure_vcr(
     matcher = body_matcher or make_body_matcher(volatile, name="tooltape_body")
     recorder.register_matcher("tooltape_body", matcher)
     recorder.register_matcher("tooltape_path", path_matcher)
+    recorder.register_matcher("tooltape_query", query_matcher or url_query_matcher)
     own = tuple(cast("Sequence[str]", recorder.match_on))
     recorder.match_on = MATCH_ON if own == VCRPY_MATCH_ON else tooltape_matchers(own)
     skipped = tuple(cast("Sequence[str]", getattr(recorder, "skip_patchers", None) or ()))
