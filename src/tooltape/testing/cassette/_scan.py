@@ -170,7 +170,8 @@ def _scan_body(body: Body, location: str, policy: ScrubPolicy) -> Iterator[Secre
         events_at = pointer(location, "sse")
         for index, event in enumerate(body.events):
             at = pointer(events_at, index)
-            for field, value in (("event", event.event), ("id", event.id), ("raw", event.raw)):
+            fields = (("event", event.event), ("id", event.id), ("retry", event.retry))
+            for field, value in (*fields, ("raw", event.raw)):
                 if value is not None:
                     yield from find_secrets_in_text(value, pointer(at, field), policy)
             for number, comment in enumerate(event.comments):
@@ -209,8 +210,8 @@ def find_secrets(cassette: Cassette, policy: ScrubPolicy = DEFAULT_POLICY) -> li
     userinfo and query values outside the safe set, the reason phrase, secret body fields, MCP tool
     credentials, reasoning ``encrypted_content``, network policy ``domain_secrets``
     values, and key-shaped strings anywhere (URI, headers, body strings and
-    keys, event data, reassembled stream deltas, text, binary, metadata, the header's
-    source and provenance).
+    keys, event data and fields, reassembled stream deltas, text, binary, metadata, the
+    request method, the header's version, source and provenance).
 
     Locations are JSON pointers into the tooltape document, e.g.
     ``/interactions/0/response/body/sse/3/data/item/id``; excerpts give only
@@ -218,6 +219,7 @@ def find_secrets(cassette: Cassette, policy: ScrubPolicy = DEFAULT_POLICY) -> li
     """
     findings: list[SecretFinding] = []
     header = cassette.header
+    findings.extend(find_secrets_in_text(header.tooltape_version, "/tooltape/version", policy))
     findings.extend(find_secrets_in_text(header.source, "/tooltape/source", policy))
     if header.provenance:
         findings.extend(find_secrets_in_text(header.provenance, "/tooltape/provenance", policy))
@@ -225,6 +227,7 @@ def find_secrets(cassette: Cassette, policy: ScrubPolicy = DEFAULT_POLICY) -> li
         at = pointer("/interactions", index)
         request, response = interaction.request, interaction.response
         request_at, response_at = pointer(at, "request"), pointer(at, "response")
+        findings.extend(find_secrets_in_text(request.method, pointer(request_at, "method"), policy))
         findings.extend(_scan_uri(request.uri, pointer(request_at, "uri"), policy))
         findings.extend(_scan_headers(request.headers, pointer(request_at, "headers"), policy))
         findings.extend(_scan_body(request.body, pointer(request_at, "body"), policy))

@@ -292,6 +292,8 @@ def _scrub_event(event: SseEvent, policy: ScrubPolicy) -> SseEvent:
     comments = tuple(scrub_text(comment, policy) for comment in event.comments)
     name = None if event.event is None else scrub_text(event.event, policy)
     event_id = None if event.id is None else scrub_text(event.id, policy)
+    # A server writes what it likes in a field a client only reads as a number.
+    retry = None if event.retry is None else scrub_text(event.retry, policy)
     # A data change the raw block text cannot show (a redacted field): rebuild the block.
     if data is not event.data:
         raw = None
@@ -302,10 +304,13 @@ def _scrub_event(event: SseEvent, policy: ScrubPolicy) -> SseEvent:
         and raw is event.raw
         and name is event.event
         and event_id is event.id
+        and retry is event.retry
         and comments == event.comments
     ):
         return event
-    return replace(event, event=name, data=data, id=event_id, comments=comments, raw=raw)
+    return replace(
+        event, event=name, data=data, id=event_id, retry=retry, comments=comments, raw=raw
+    )
 
 
 def scrub_body(body: Body, policy: ScrubPolicy = DEFAULT_POLICY) -> Body:
@@ -330,13 +335,20 @@ def scrub_body(body: Body, policy: ScrubPolicy = DEFAULT_POLICY) -> Body:
 def scrub_request(
     request: RecordedRequest, policy: ScrubPolicy = DEFAULT_POLICY
 ) -> RecordedRequest:
-    """A request with credentials redacted from its URI, headers and body."""
+    """A request with credentials redacted from its method (a hand-edited cassette's may
+    hold anything), URI, headers and body."""
+    method = scrub_text(request.method, policy)
     uri = scrub_uri(request.uri, policy)
     headers = scrub_headers(request.headers, policy)
     body = scrub_body(request.body, policy)
-    if uri is request.uri and headers is request.headers and body is request.body:
+    if (
+        method is request.method
+        and uri is request.uri
+        and headers is request.headers
+        and body is request.body
+    ):
         return request
-    return RecordedRequest(method=request.method, uri=uri, headers=headers, body=body)
+    return RecordedRequest(method=method, uri=uri, headers=headers, body=body)
 
 
 def scrub_response(
@@ -368,9 +380,20 @@ def scrub_cassette(cassette: Cassette, policy: ScrubPolicy = DEFAULT_POLICY) -> 
     interactions = tuple(scrub_interaction(item, policy) for item in cassette.interactions)
     header = cassette.header
     provenance = header.provenance and scrub_text(header.provenance, policy)
-    source = scrub_text(header.source, policy)  # a hand-edited file may say anything
-    if provenance != header.provenance or source != header.source:
-        header = replace(header, provenance=provenance, source=cast("CassetteSource", source))
+    # a hand-edited file may say anything
+    source = scrub_text(header.source, policy)
+    version = scrub_text(header.tooltape_version, policy)
+    if (
+        provenance != header.provenance
+        or source != header.source
+        or version != header.tooltape_version
+    ):
+        header = replace(
+            header,
+            tooltape_version=version,
+            provenance=provenance,
+            source=cast("CassetteSource", source),
+        )
     metadata: object = scrub_tree(dict(cassette.metadata), policy) if cassette.metadata else {}
     unchanged = header is cassette.header and metadata == cassette.metadata
     if unchanged and all(
