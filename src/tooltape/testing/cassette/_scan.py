@@ -14,6 +14,7 @@ from collections.abc import Iterator, Mapping
 from typing import cast
 
 from tooltape.testing.cassette._errors import SecretFinding
+from tooltape.testing.cassette._forms import form_field_spans
 from tooltape.testing.cassette._limits import parse_json_text
 from tooltape.testing.cassette._model import (
     BinaryBody,
@@ -133,8 +134,11 @@ def _scan_domain_secrets(
 
 
 def _scan_text_body(text: str, location: str, policy: ScrubPolicy) -> Iterator[SecretFinding]:
-    """What the text shows, then what only its JSON structure shows (secret fields, MCP)."""
+    """What the text shows, then what only its JSON or form structure shows (secret fields,
+    MCP)."""
     yield from find_secrets_in_text(text, location, policy)
+    for span in form_field_spans(text, policy):
+        yield SecretFinding(location, mask(text[span.start : span.end]), span.kind)
     if text.lstrip()[:1] not in ("{", "["):
         return
     try:

@@ -17,6 +17,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import replace
 from typing import cast
 
+from tooltape.testing.cassette._forms import form_field_spans
 from tooltape.testing.cassette._limits import parse_json_text
 from tooltape.testing.cassette._model import (
     BinaryBody,
@@ -104,6 +105,8 @@ def might_need_scrubbing(raw: bytes, policy: ScrubPolicy = DEFAULT_POLICY) -> bo
         text = raw.decode("utf-8")
     except UnicodeDecodeError:
         return True
+    if form_field_spans(text, policy):
+        return True
     for rule in policy.candidate_rules(text):
         if rule.loose is None or rule.loose.search(text):
             return True
@@ -125,7 +128,9 @@ def scrub_text(text: str, policy: ScrubPolicy = DEFAULT_POLICY) -> str:
 
 
 def _scrub_text_body(text: str, policy: ScrubPolicy) -> str:
-    """``scrub_text``, after the by-key rules when the text is JSON kept as text."""
+    """``scrub_text``, after the by-key rules when the text is JSON kept as text, or a
+    form (its secret fields)."""
+    text = redact_spans(text, form_field_spans(text, policy))
     if text.lstrip()[:1] in ("{", "["):
         try:
             tree = parse_json_text(text)
