@@ -99,3 +99,18 @@ def test_a_clean_file_with_entries_the_reader_ignores_has_no_finding(
     run = cli("lint")
 
     assert run.code == 0, run.out
+
+
+def test_import_says_its_source_still_holds_a_key_in_an_entry_it_does_not_read(
+    cli: Callable[..., Run], project: Path
+) -> None:
+    source = write_cassette(project / "recorded" / "edited.json", clean_interaction())
+    data = _edited(source, lambda doc: doc.__setitem__("notes", f"key: {FAKE_KEY}"))
+
+    run = cli("import", str(source), "--out", "cassettes")
+
+    assert run.code == 0, run.out + run.err
+    assert "1 source still holds credentials the imported copies do not" in run.out
+    assert FAKE_KEY not in run.out + run.err
+    assert FAKE_KEY not in (project / "cassettes" / "edited.json").read_text(encoding="utf-8")
+    assert source.read_bytes() == data
