@@ -27,6 +27,7 @@ from tooltape.testing.cassette._model import (
 )
 from tooltape.testing.cassette._patterns import is_masked, mask
 from tooltape.testing.cassette._policy import DEFAULT_POLICY, URL_HEADERS, ScrubPolicy
+from tooltape.testing.cassette._scrub import holds_json_structure
 from tooltape.testing.cassette._shape import pointer
 from tooltape.testing.cassette._span import Span
 from tooltape.testing.cassette._stream import find_split_secrets
@@ -89,7 +90,10 @@ def _leaves(value: object) -> Iterator[str]:
 
 def _scan_tree(tree: object, location: str, policy: ScrubPolicy) -> Iterator[SecretFinding]:
     if isinstance(tree, str):
-        yield from find_secrets_in_text(tree, location, policy)
+        if holds_json_structure(tree, policy):  # JSON in a string, as the scrubber reads it
+            yield from _scan_text_body(tree, location, policy)
+        else:
+            yield from find_secrets_in_text(tree, location, policy)
     elif isinstance(tree, dict):
         items = cast(dict[str, object], tree)
         mcp_tool = items.get("type") == "mcp"

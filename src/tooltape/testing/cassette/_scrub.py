@@ -54,6 +54,7 @@ from tooltape.testing.cassette._urls import find_url_secrets, rewrite_url
 
 __all__ = [
     "drop_credential_headers",
+    "holds_json_structure",
     "might_need_scrubbing",
     "scrub_body",
     "scrub_cassette",
@@ -113,6 +114,16 @@ def might_need_scrubbing(raw: bytes, policy: ScrubPolicy = DEFAULT_POLICY) -> bo
     if "://" in text and find_url_secrets(text, policy):
         return True
     return encoded_holds_secret(text, policy, loose=True) or base64_holds_secret(text, policy)
+
+
+_JSON_START = re.compile(r"\s*[\[{]")
+
+
+def holds_json_structure(text: str, policy: ScrubPolicy) -> bool:
+    """Whether ``text`` may be JSON whose structure holds what only its parse shows (a
+    secret field, an MCP tool, ``encrypted_content``): a function call's ``arguments``,
+    a tool's output, a document in a string."""
+    return _JSON_START.match(text) is not None and policy.nested_fields.search(text) is not None
 
 
 def _redact_encrypted(match: re.Match[str]) -> str:
@@ -277,6 +288,8 @@ def scrub_tree(tree: object, policy: ScrubPolicy = DEFAULT_POLICY) -> object:
     ``domain_secrets``.
     """
     if isinstance(tree, str):
+        if holds_json_structure(tree, policy):  # tool-call arguments: JSON in a string
+            return _scrub_text_body(tree, policy)
         return scrub_text(tree, policy)
     if isinstance(tree, dict):
         return _scrub_dict(cast(dict[str, object], tree), policy)
