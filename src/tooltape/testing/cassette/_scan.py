@@ -14,7 +14,6 @@ from collections.abc import Iterator, Mapping
 from typing import cast
 
 from tooltape.testing.cassette._errors import SecretFinding
-from tooltape.testing.cassette._forms import form_field_spans
 from tooltape.testing.cassette._limits import parse_json_text
 from tooltape.testing.cassette._model import (
     BinaryBody,
@@ -32,6 +31,7 @@ from tooltape.testing.cassette._shape import pointer
 from tooltape.testing.cassette._span import Span
 from tooltape.testing.cassette._stream import find_split_secrets
 from tooltape.testing.cassette._text import encoded_key_spans, find_spans, redact_spans
+from tooltape.testing.cassette._text_fields import form_field_spans
 from tooltape.testing.cassette._urls import rewrite_url
 
 __all__ = ["find_secrets", "find_secrets_in_text", "masked_step"]
@@ -193,7 +193,10 @@ def _scan_body(body: Body, location: str, policy: ScrubPolicy) -> Iterator[Secre
             at = pointer(pointer(events_at, split.first.event), "data")
             for step in split.first.path:
                 at = pointer(at, step)
-            kind = f"{split.kind} split across events {split.first.event}-{split.last.event}"
+            if split.first.event == split.last.event:
+                kind = f"{split.kind} in a streamed text"
+            else:
+                kind = f"{split.kind} split across events {split.first.event}-{split.last.event}"
             yield SecretFinding(at, f"… ({split.length} chars)", kind)
     elif isinstance(body, TextBody):
         yield from _scan_text_body(body.text, pointer(location, "text"), policy)

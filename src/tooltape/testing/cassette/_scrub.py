@@ -17,7 +17,6 @@ from collections.abc import Iterable, Mapping
 from dataclasses import replace
 from typing import cast
 
-from tooltape.testing.cassette._forms import form_field_spans
 from tooltape.testing.cassette._limits import parse_json_text
 from tooltape.testing.cassette._model import (
     BinaryBody,
@@ -50,6 +49,7 @@ from tooltape.testing.cassette._text import (
     holds_secret,
     redact_spans,
 )
+from tooltape.testing.cassette._text_fields import form_field_spans, json_field_spans
 from tooltape.testing.cassette._urls import find_url_secrets, rewrite_url
 
 __all__ = [
@@ -141,7 +141,9 @@ def scrub_text(text: str, policy: ScrubPolicy = DEFAULT_POLICY) -> str:
 def _scrub_text_body(text: str, policy: ScrubPolicy) -> str:
     """``scrub_text``, after the by-key rules when the text is JSON kept as text, or a
     form (its secret fields)."""
-    text = redact_spans(text, form_field_spans(text, policy))
+    # Values redacted where they are written first: the text keeps its layout (the deltas
+    # of a streamed call reassemble to it), and is rebuilt only for what else needs its tree.
+    text = redact_spans(text, form_field_spans(text, policy) or json_field_spans(text, policy))
     if text.lstrip()[:1] in ("{", "["):
         try:
             tree = parse_json_text(text)

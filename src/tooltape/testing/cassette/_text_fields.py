@@ -1,11 +1,13 @@
-"""Secret fields of a form: a URL-encoded body (``client_secret=...&...``) or multipart
-form-data (``Content-Disposition: form-data; name="password"``).
+"""Secret fields of a body kept as text: a URL-encoded form (``client_secret=...&...``),
+multipart form-data (``Content-Disposition: form-data; name="password"``), and JSON
+text a stream reassembles from its deltas (a tool call's ``arguments``).
 
 An OAuth token request (Azure AD's client credentials, a password grant) sends
-its secret as a form field, of no shape a key rule knows. The project's
-secret body fields (``client_secret``, ``password``, ``api_key``, ...) are
-redacted there as in a JSON body: the scrubber replaces each value, the
-scanner reports it, both from the spans found here.
+its secret as a form field, of no shape a key rule knows; a streamed tool call
+spreads ``{"password": "..."}`` over several events. The project's secret body
+fields (``client_secret``, ``password``, ``api_key``, ...) are redacted there as
+in a JSON body: the scrubber replaces each value, the scanner reports it, both
+from the spans found here.
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ from tooltape.testing.cassette._patterns import REDACTED, is_masked
 from tooltape.testing.cassette._policy import ScrubPolicy
 from tooltape.testing.cassette._span import Span
 
-__all__ = ["FORM_FIELD_KIND", "form_field_spans"]
+__all__ = ["FORM_FIELD_KIND", "form_field_spans", "json_field_spans"]
 
 FORM_FIELD_KIND = "secret body field"
 
@@ -74,3 +76,21 @@ def form_field_spans(text: str, policy: ScrubPolicy) -> list[Span]:
     if _FORM_DATA.search(text):
         return _multipart_spans(text, policy)
     return _urlencoded_spans(text, policy)
+
+
+_JSON_REDACTED = f'"{REDACTED}"'
+
+
+def json_field_spans(text: str, policy: ScrubPolicy) -> list[Span]:
+    """The scalar value of every secret field in the JSON text ``text`` (a whole document,
+    or one a stream is still writing), as written there, in order; a value already
+    masked is left alone. Each becomes ``"REDACTED"``, so the text stays JSON."""
+    if ":" not in text or _JSON_START.match(text) is None:
+        return []
+    spans: list[Span] = []
+    for match in policy.field_values.finditer(text):
+        value = match.group(1)
+        shown = value[1:-1] if value.startswith('"') else value
+        if not is_masked(shown):
+            spans.append(Span(match.start(1), match.end(1), FORM_FIELD_KIND, _JSON_REDACTED))
+    return spans
