@@ -169,3 +169,27 @@ def test_check_says_a_recorded_function_name_no_tool_carries_instead_of_failing(
     assert run.code == 0
     assert "- (no name a tooltape tool carries)" in run.out
     assert "Traceback" not in run.out + run.err
+
+
+@pytest.mark.parametrize(
+    ("encoding", "name"),
+    [("utf-16", "UTF-16"), ("utf-16-be", "UTF-16"), ("utf-32", "UTF-32")],
+)
+def test_a_cassette_an_editor_saved_as_utf16_is_refused_saying_how_to_save_it(
+    cli: Callable[..., Run], tmp_path: Path, encoding: str, name: str
+) -> None:
+    """Windows PowerShell's `>` writes UTF-16 with a byte order mark."""
+    text = (REPO / "cassettes" / "imported" / "model_http_error.json").read_text(encoding="utf-8")
+    path = tmp_path / "cassettes" / "saved.json"
+    path.parent.mkdir()
+    data = ("\ufeff" + text).encode(encoding) if encoding == "utf-16-be" else text.encode(encoding)
+    path.write_bytes(data)
+
+    inspect = cli("inspect", str(path))
+    lint = cli("lint", str(path.parent))
+
+    assert inspect.code == lint.code == 1
+    assert f"cassette {path}: {name} text, not UTF-8" in inspect.err
+    assert f"save it as UTF-8 (`iconv -f {name} -t UTF-8`" in inspect.err
+    assert f"{name} text, not UTF-8" in lint.out
+    assert path.read_bytes() == data

@@ -118,3 +118,22 @@ def test_a_bad_value_an_error_quotes_is_redacted_before_it_is_cut(
     assert run.code != 0 and "/tooltape/source" in run.err
     _assert_hidden(run.err)
     assert "sk-proj" not in run.err
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ("lint", f"--api-key={SHAPED_KEY}"),
+        ("lint", "--token", LIVE_TOKEN),
+        (SHAPED_KEY,),
+        ("check", f"--strict={LIVE_TOKEN}"),
+    ],
+    ids=["unknown option", "unknown option and value", "unknown command", "value of a flag"],
+)
+def test_a_usage_error_quoting_a_credential_hides_it(
+    cli: Callable[..., Run], argv: tuple[str, ...]
+) -> None:
+    run = cli(*argv)
+    assert run.code == 2
+    assert "error:" in run.err and "usage:" in run.err
+    _assert_hidden(run.out + run.err)

@@ -47,6 +47,8 @@ FAMILIES = {
     "Google API key": "AIza" + "SyA1234567890abcdefghijklmnopqrstuv",
     "npm token": "npm_" + "AbCdEfGhIjKlMnOpQrStUvWxYz0123456789",
     "JSON web token": "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0In0.c2lnbmF0dXJlLXBhcnQ",
+    "OpenAI organization id": "org-" + "5OS1KcLJzyWwsx4ok7HaNG8Z",
+    "OpenAI project id": "proj_" + "kGBnNoxZLwrofr0DRC3DVVYV",
 }
 
 
@@ -240,3 +242,36 @@ def test_the_request_hook_finds_a_key_inside_base64_without_a_literal_needle() -
     request = before_record_request(Request("POST", "https://api.example.test/v1/x", body, {}))
     data_url = json.loads(request.body)["file_data"]
     assert base64.b64decode(data_url.split(",", 1)[1]) == b"key=sk-REDACTED"
+
+
+def test_a_rate_limit_message_keeps_no_organization_or_project_id() -> None:
+    """The ids the openai-organization and openai-project headers carry (redacted there)
+    are in a 429's message too."""
+    message = (
+        f"Rate limit reached for gpt-4o in organization {FAMILIES['OpenAI organization id']} "
+        f"(project {FAMILIES['OpenAI project id']}) on tokens per min (TPM): Limit 30000."
+    )
+
+    scrubbed = scrub_tree({"error": {"message": message, "type": "tokens"}})
+
+    assert scrubbed == {
+        "error": {
+            "message": "Rate limit reached for gpt-4o in organization org-REDACTED "
+            "(project proj_REDACTED) on tokens per min (TPM): Limit 30000.",
+            "type": "tokens",
+        }
+    }
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "org-chart-for-the-whole-company-2024",
+        "the org-abcdefghijklmnopqrstuvwx slug",
+        "proj_ABCDEFGHIJKLMNOPQRSTUVWX",
+        "myorg-5OS1KcLJzyWwsx4ok7HaNG8Z",
+        "proj_kGBnNoxZLwrofr0DRC3DVVYVextra",
+    ],
+)
+def test_what_only_looks_like_an_organization_or_project_id_is_kept(text: str) -> None:
+    assert scrub_tree(text) == text

@@ -16,6 +16,7 @@ import re
 import sys
 from collections.abc import Callable, Sequence
 from importlib import metadata
+from typing import TYPE_CHECKING
 
 from tooltape.cli import check, importing, inspecting, lint, specs
 from tooltape.cli.errors import EXIT_FAILURE, EXIT_USAGE, CliError
@@ -23,6 +24,9 @@ from tooltape.cli.folders import project_settings
 from tooltape.cli.terminal import Console
 from tooltape.testing.cassette import live_secrets, redaction
 from tooltape.testing.contracts import UnreadableFolderError
+
+if TYPE_CHECKING:
+    from _typeshed import SupportsWrite
 
 __all__ = ["main"]
 
@@ -66,9 +70,17 @@ exit status: 0 all is well, 1 something read is wrong, 2 the command line
 cannot work as written, nothing read (`tooltape --help` says more)"""
 
 
+class _Parser(argparse.ArgumentParser):
+    """An argument parser whose messages (a usage error quotes the argument it refuses:
+    ``--api-key=sk-...``) hide credentials, as everything else a command prints."""
+
+    def _print_message(self, message: str, file: SupportsWrite[str] | None = None) -> None:
+        super()._print_message(_credentials_hidden()(message) if message else message, file)
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The ``tooltape`` argument parser with one sub-parser per command."""
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog="tooltape",
         description="Record, replay and contract-check LLM tool calls on the OpenAI Responses API.",
         epilog=EXIT_STATUS,

@@ -24,6 +24,8 @@ from tooltape.testing.cassette import (
     load_cassette,
 )
 from tooltape.testing.cassette._limits import parse_json_text
+from tooltape.testing.cassette._patterns import mask
+from tooltape.testing.cassette._text import find_spans
 from tooltape.testing.recorded.inspection import read_interactions
 
 FOREIGN_SECRET_FIX = (
@@ -161,6 +163,33 @@ def cassette_findings(
     return findings
 
 
+UNREAD_SECRET_FIX = (
+    "delete it from the file (tooltape reads no such entry, so no replay needs it) and revoke "
+    "the credential if it is real"
+)
+
+
+def unread_secret_findings(path: Path, policy: ScrubPolicy = DEFAULT_POLICY) -> list[Finding]:
+    """Secrets in the text of the file at ``path``, by line: what a part tooltape does not
+    read holds (an entry a hand edit added, a field of another tool's format), which
+    the cassette as read cannot show."""
+    try:
+        text = path.read_bytes().decode("utf-8", "replace")
+    except OSError:
+        return []
+    return [
+        Finding(
+            path,
+            f"line {text.count(chr(10), 0, span.start) + 1}",
+            "secret",
+            f"{span.kind} in a part of the file tooltape does not read: "
+            f"{mask(text[span.start : span.end])}",
+            UNREAD_SECRET_FIX,
+        )
+        for span in find_spans(text, policy)
+    ]
+
+
 def file_findings(path: Path, policy: ScrubPolicy = DEFAULT_POLICY) -> list[Finding]:
     """Everything wrong inside the file at ``path``, including its being unreadable."""
     try:
@@ -168,7 +197,11 @@ def file_findings(path: Path, policy: ScrubPolicy = DEFAULT_POLICY) -> list[Find
     except CassetteError as exc:
         where = f"line {exc.line}" if exc.line is not None else ""
         return [Finding(path, where, "unreadable", exc.problem, exc.hint)]
-    return cassette_findings(path, cassette, policy)
+    findings = cassette_findings(path, cassette, policy)
+    if any(finding.kind == "secret" for finding in findings):
+        return findings
+    # None in what is read: the file's text says whether a part not read holds one.
+    return unread_secret_findings(path, policy) + findings
 
 
 def stray_finding(temp: TempFile) -> Finding:

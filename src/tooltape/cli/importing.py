@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from tooltape.cli.errors import EXIT_FAILURE, EXIT_OK, UsageError
+from tooltape.cli.findings import file_findings
 from tooltape.cli.folders import project_settings
 from tooltape.cli.pytest_recording import misplaced, misplaced_note
 from tooltape.cli.terminal import Console, display_path, plural
@@ -223,11 +224,11 @@ def _kept(target: Path) -> str:
 
 
 def _source_secrets(source: Path, policy: ScrubPolicy) -> int:
-    """The secrets the source file itself holds, as ``tooltape lint`` counts them."""
-    try:
-        return len(find_secrets(load_cassette(source), policy))
-    except CassetteError:
-        return 0  # the import read it; a stricter read is not this note's business
+    """The secrets the source file itself holds, as ``tooltape lint`` counts them (in an
+    entry the import does not read too: the copy has none of those)."""
+    # A stricter read failing is no secret: the import read it, and that is not this note's
+    # business.
+    return sum(finding.kind == "secret" for finding in file_findings(source, policy))
 
 
 def run_import(

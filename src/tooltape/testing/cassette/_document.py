@@ -47,6 +47,7 @@ __all__ = ["body_to_document", "cassette_from_document", "cassette_to_document"]
 
 _SOURCES: tuple[str, ...] = get_args(CassetteSource)
 _BODY_TAGS = ("json", "sse", "text", "base64")
+_LINE_ENDINGS = ("\n", "\r\n", "\r")
 
 
 def _headers_to_document(headers: Headers) -> dict[str, list[str]]:
@@ -182,7 +183,7 @@ def _event_from_document(value: object, where: str) -> SseEvent:
     if style not in JSON_STYLES:
         raise StructureError(
             pointer(where, "json_style"),
-            f"is {style!r}; it must be one of {', '.join(JSON_STYLES)}",
+            f"is {describe(style)}; it must be one of {', '.join(JSON_STYLES)}",
         )
     return SseEvent(
         event=_optional_str(doc, "event", where),
@@ -219,9 +220,17 @@ def _body_from_document(value: object, where: str) -> Body:
             raise StructureError(pointer(where, tag), f"invalid base64 ({error})") from None
     events = expect_list(content, where, tag)
     at = pointer(where, tag)
+    line_ending = _optional_str(doc, "line_ending", where) or "\n"
+    if line_ending not in _LINE_ENDINGS:
+        # Replay writes it between the stream's lines: anything else is bytes no server sent.
+        raise StructureError(
+            pointer(where, "line_ending"),
+            f"is {describe(line_ending)}; a stream's lines end with one of "
+            + ", ".join(repr(ending) for ending in _LINE_ENDINGS),
+        )
     return SseBody(
         events=tuple(_event_from_document(item, f"{at}/{i}") for i, item in enumerate(events)),
-        line_ending=_optional_str(doc, "line_ending", where) or "\n",
+        line_ending=line_ending,
     )
 
 

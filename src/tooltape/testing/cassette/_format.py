@@ -7,6 +7,7 @@ name, body trees in their original key order.
 
 from __future__ import annotations
 
+import codecs
 import json
 import os
 import shlex
@@ -307,6 +308,19 @@ def _read_regular(where: Path) -> bytes:
         os.close(fd)
 
 
+_BYTE_ORDER_MARKS = (
+    (codecs.BOM_UTF32_LE, "UTF-32"),  # before UTF-16's: it starts with the same two bytes
+    (codecs.BOM_UTF32_BE, "UTF-32"),
+    (codecs.BOM_UTF16_LE, "UTF-16"),
+    (codecs.BOM_UTF16_BE, "UTF-16"),
+)
+
+
+def _wide_encoding(data: bytes) -> str | None:
+    """The encoding a byte order mark at the start of ``data`` names, when not UTF-8."""
+    return next((name for mark, name in _BYTE_ORDER_MARKS if data.startswith(mark)), None)
+
+
 def load_cassette(path: Path | str, *, check_numbers: bool = True) -> Cassette:
     """Read a tooltape JSON cassette or a plain vcrpy / pytest-recording cassette.
 
@@ -350,6 +364,14 @@ def load_cassette(path: Path | str, *, check_numbers: bool = True) -> Cassette:
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as error:
+        wide = _wide_encoding(data)
+        if wide is not None:  # an editor (or PowerShell's `>`) saved it so
+            raise CassetteError(
+                where,
+                f"{wide} text, not UTF-8 (it starts with a {wide} byte order mark)",
+                hint=f"save it as UTF-8 (`iconv -f {wide} -t UTF-8`, or the editor's "
+                "encoding menu), then run again",
+            ) from None
         prefix = data[: error.start].decode("utf-8", "replace")
         line, column = _line_of(prefix, len(prefix))
         raise CassetteError(

@@ -336,6 +336,20 @@ SECRET_RULES: tuple[SecretRule, ...] = (
         "SharedAccessKey=",
         replacement=r"\1=REDACTED",
     ),
+    # Account identity rather than a credential, as the openai-organization and
+    # openai-project headers are: a 429's message names them ("in organization org-...").
+    _rule(
+        "OpenAI organization id",
+        _NOT_AFTER_TOKEN + "org-" + _RANDOM_TAIL + r"[A-Za-z0-9]{24}" + _END,
+        "org-",
+        replacement="org-REDACTED",
+    ),
+    _rule(
+        "OpenAI project id",
+        _NOT_AFTER_TOKEN + "proj_" + _RANDOM_TAIL + r"[A-Za-z0-9]{24}" + _END,
+        "proj_",
+        replacement="proj_REDACTED",
+    ),
     _rule(
         "JSON web token",
         _NOT_AFTER_WORD + r"eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}",

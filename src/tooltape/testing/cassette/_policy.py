@@ -194,7 +194,13 @@ class ScrubPolicy:
     secret_fields: frozenset[str] = SECRET_BODY_FIELDS
     rules: tuple[SecretRule, ...] = SECRET_RULES
     field_search: re.Pattern[bytes] = field(init=False, repr=False, compare=False)
-    """Finds a secret field's name as a JSON key in serialised bytes (any case)."""
+    """Finds a secret field's name as a JSON key in serialised bytes (any case), in JSON
+    text held in a string too (``\\"password\\":``)."""
+    field_values: re.Pattern[str] = field(init=False, repr=False, compare=False)
+    """Finds a secret field's scalar value in JSON text (group 1: the value as written)."""
+    nested_fields: re.Pattern[str] = field(init=False, repr=False, compare=False)
+    """Finds what only the parse of JSON text held in a string shows: a secret field's
+    name, an MCP tool, reasoning's ``encrypted_content``, a network policy's secrets."""
     needled_rules: tuple[tuple[SecretRule, tuple[tuple[str, str], ...]], ...] = field(
         init=False, repr=False, compare=False
     )
@@ -208,8 +214,15 @@ class ScrubPolicy:
         alternatives = b"|".join(
             re.escape(name.encode()).replace(b"_", b"[_-]") for name in sorted(self.secret_fields)
         )
-        search = re.compile(rb'(?i)"(?:' + alternatives + rb')"\s*:')
+        search = re.compile(rb'(?i)"(?:' + alternatives + rb')\\*"\s*:')
         object.__setattr__(self, "field_search", search)
+        values = re.compile(
+            r'(?i)"(?:' + alternatives.decode() + r')"\s*:\s*'
+            r'("(?:[^"\\]|\\.)*"|-?[0-9]+(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?)'
+        )
+        object.__setattr__(self, "field_values", values)
+        keys = alternatives.decode() + "|mcp|encrypted_content|domain_secrets"
+        object.__setattr__(self, "nested_fields", re.compile(r'(?i)"(?:' + keys + r')\\*"'))
         needled = tuple(
             (rule, tuple((needle, _anchor(needle)) for needle in rule.needles))
             for rule in self.rules

@@ -26,10 +26,12 @@ from tooltape.testing.cassette._model import (
 )
 from tooltape.testing.cassette._patterns import is_masked, mask
 from tooltape.testing.cassette._policy import DEFAULT_POLICY, URL_HEADERS, ScrubPolicy
+from tooltape.testing.cassette._scrub import holds_json_structure
 from tooltape.testing.cassette._shape import pointer
 from tooltape.testing.cassette._span import Span
 from tooltape.testing.cassette._stream import find_split_secrets
 from tooltape.testing.cassette._text import encoded_key_spans, find_spans, redact_spans
+from tooltape.testing.cassette._text_fields import form_field_spans
 from tooltape.testing.cassette._urls import rewrite_url
 
 __all__ = ["find_secrets", "find_secrets_in_text", "masked_step"]
@@ -88,7 +90,10 @@ def _leaves(value: object) -> Iterator[str]:
 
 def _scan_tree(tree: object, location: str, policy: ScrubPolicy) -> Iterator[SecretFinding]:
     if isinstance(tree, str):
-        yield from find_secrets_in_text(tree, location, policy)
+        if holds_json_structure(tree, policy):  # JSON in a string, as the scrubber reads it
+            yield from _scan_text_body(tree, location, policy)
+        else:
+            yield from find_secrets_in_text(tree, location, policy)
     elif isinstance(tree, dict):
         items = cast(dict[str, object], tree)
         mcp_tool = items.get("type") == "mcp"
@@ -133,8 +138,11 @@ def _scan_domain_secrets(
 
 
 def _scan_text_body(text: str, location: str, policy: ScrubPolicy) -> Iterator[SecretFinding]:
-    """What the text shows, then what only its JSON structure shows (secret fields, MCP)."""
+    """What the text shows, then what only its JSON or form structure shows (secret fields,
+    MCP)."""
     yield from find_secrets_in_text(text, location, policy)
+    for span in form_field_spans(text, policy):
+        yield SecretFinding(location, mask(text[span.start : span.end]), span.kind)
     if text.lstrip()[:1] not in ("{", "["):
         return
     try:
@@ -170,7 +178,8 @@ def _scan_body(body: Body, location: str, policy: ScrubPolicy) -> Iterator[Secre
         events_at = pointer(location, "sse")
         for index, event in enumerate(body.events):
             at = pointer(events_at, index)
-            for field, value in (("event", event.event), ("id", event.id), ("raw", event.raw)):
+            fields = (("event", event.event), ("id", event.id), ("retry", event.retry))
+            for field, value in (*fields, ("raw", event.raw)):
                 if value is not None:
                     yield from find_secrets_in_text(value, pointer(at, field), policy)
             for number, comment in enumerate(event.comments):
@@ -184,7 +193,10 @@ def _scan_body(body: Body, location: str, policy: ScrubPolicy) -> Iterator[Secre
             at = pointer(pointer(events_at, split.first.event), "data")
             for step in split.first.path:
                 at = pointer(at, step)
-            kind = f"{split.kind} split across events {split.first.event}-{split.last.event}"
+            if split.first.event == split.last.event:
+                kind = f"{split.kind} in a streamed text"
+            else:
+                kind = f"{split.kind} split across events {split.first.event}-{split.last.event}"
             yield SecretFinding(at, f"… ({split.length} chars)", kind)
     elif isinstance(body, TextBody):
         yield from _scan_text_body(body.text, pointer(location, "text"), policy)
@@ -209,8 +221,8 @@ def find_secrets(cassette: Cassette, policy: ScrubPolicy = DEFAULT_POLICY) -> li
     userinfo and query values outside the safe set, the reason phrase, secret body fields, MCP tool
     credentials, reasoning ``encrypted_content``, network policy ``domain_secrets``
     values, and key-shaped strings anywhere (URI, headers, body strings and
-    keys, event data, reassembled stream deltas, text, binary, metadata, the header's
-    source and provenance).
+    keys, event data and fields, reassembled stream deltas, text, binary, metadata, the
+    request method, the header's version, source and provenance).
 
     Locations are JSON pointers into the tooltape document, e.g.
     ``/interactions/0/response/body/sse/3/data/item/id``; excerpts give only
@@ -218,6 +230,7 @@ def find_secrets(cassette: Cassette, policy: ScrubPolicy = DEFAULT_POLICY) -> li
     """
     findings: list[SecretFinding] = []
     header = cassette.header
+    findings.extend(find_secrets_in_text(header.tooltape_version, "/tooltape/version", policy))
     findings.extend(find_secrets_in_text(header.source, "/tooltape/source", policy))
     if header.provenance:
         findings.extend(find_secrets_in_text(header.provenance, "/tooltape/provenance", policy))
@@ -225,6 +238,7 @@ def find_secrets(cassette: Cassette, policy: ScrubPolicy = DEFAULT_POLICY) -> li
         at = pointer("/interactions", index)
         request, response = interaction.request, interaction.response
         request_at, response_at = pointer(at, "request"), pointer(at, "response")
+        findings.extend(find_secrets_in_text(request.method, pointer(request_at, "method"), policy))
         findings.extend(_scan_uri(request.uri, pointer(request_at, "uri"), policy))
         findings.extend(_scan_headers(request.headers, pointer(request_at, "headers"), policy))
         findings.extend(_scan_body(request.body, pointer(request_at, "body"), policy))

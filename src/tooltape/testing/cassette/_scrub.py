@@ -49,10 +49,12 @@ from tooltape.testing.cassette._text import (
     holds_secret,
     redact_spans,
 )
+from tooltape.testing.cassette._text_fields import form_field_spans, json_field_spans
 from tooltape.testing.cassette._urls import find_url_secrets, rewrite_url
 
 __all__ = [
     "drop_credential_headers",
+    "holds_json_structure",
     "might_need_scrubbing",
     "scrub_body",
     "scrub_cassette",
@@ -104,12 +106,24 @@ def might_need_scrubbing(raw: bytes, policy: ScrubPolicy = DEFAULT_POLICY) -> bo
         text = raw.decode("utf-8")
     except UnicodeDecodeError:
         return True
+    if form_field_spans(text, policy):
+        return True
     for rule in policy.candidate_rules(text):
         if rule.loose is None or rule.loose.search(text):
             return True
     if "://" in text and find_url_secrets(text, policy):
         return True
     return encoded_holds_secret(text, policy, loose=True) or base64_holds_secret(text, policy)
+
+
+_JSON_START = re.compile(r"\s*[\[{]")
+
+
+def holds_json_structure(text: str, policy: ScrubPolicy) -> bool:
+    """Whether ``text`` may be JSON whose structure holds what only its parse shows (a
+    secret field, an MCP tool, ``encrypted_content``): a function call's ``arguments``,
+    a tool's output, a document in a string."""
+    return _JSON_START.match(text) is not None and policy.nested_fields.search(text) is not None
 
 
 def _redact_encrypted(match: re.Match[str]) -> str:
@@ -125,7 +139,11 @@ def scrub_text(text: str, policy: ScrubPolicy = DEFAULT_POLICY) -> str:
 
 
 def _scrub_text_body(text: str, policy: ScrubPolicy) -> str:
-    """``scrub_text``, after the by-key rules when the text is JSON kept as text."""
+    """``scrub_text``, after the by-key rules when the text is JSON kept as text, or a
+    form (its secret fields)."""
+    # Values redacted where they are written first: the text keeps its layout (the deltas
+    # of a streamed call reassemble to it), and is rebuilt only for what else needs its tree.
+    text = redact_spans(text, form_field_spans(text, policy) or json_field_spans(text, policy))
     if text.lstrip()[:1] in ("{", "["):
         try:
             tree = parse_json_text(text)
@@ -272,6 +290,8 @@ def scrub_tree(tree: object, policy: ScrubPolicy = DEFAULT_POLICY) -> object:
     ``domain_secrets``.
     """
     if isinstance(tree, str):
+        if holds_json_structure(tree, policy):  # tool-call arguments: JSON in a string
+            return _scrub_text_body(tree, policy)
         return scrub_text(tree, policy)
     if isinstance(tree, dict):
         return _scrub_dict(cast(dict[str, object], tree), policy)
@@ -292,6 +312,8 @@ def _scrub_event(event: SseEvent, policy: ScrubPolicy) -> SseEvent:
     comments = tuple(scrub_text(comment, policy) for comment in event.comments)
     name = None if event.event is None else scrub_text(event.event, policy)
     event_id = None if event.id is None else scrub_text(event.id, policy)
+    # A server writes what it likes in a field a client only reads as a number.
+    retry = None if event.retry is None else scrub_text(event.retry, policy)
     # A data change the raw block text cannot show (a redacted field): rebuild the block.
     if data is not event.data:
         raw = None
@@ -302,10 +324,13 @@ def _scrub_event(event: SseEvent, policy: ScrubPolicy) -> SseEvent:
         and raw is event.raw
         and name is event.event
         and event_id is event.id
+        and retry is event.retry
         and comments == event.comments
     ):
         return event
-    return replace(event, event=name, data=data, id=event_id, comments=comments, raw=raw)
+    return replace(
+        event, event=name, data=data, id=event_id, retry=retry, comments=comments, raw=raw
+    )
 
 
 def scrub_body(body: Body, policy: ScrubPolicy = DEFAULT_POLICY) -> Body:
@@ -330,13 +355,20 @@ def scrub_body(body: Body, policy: ScrubPolicy = DEFAULT_POLICY) -> Body:
 def scrub_request(
     request: RecordedRequest, policy: ScrubPolicy = DEFAULT_POLICY
 ) -> RecordedRequest:
-    """A request with credentials redacted from its URI, headers and body."""
+    """A request with credentials redacted from its method (a hand-edited cassette's may
+    hold anything), URI, headers and body."""
+    method = scrub_text(request.method, policy)
     uri = scrub_uri(request.uri, policy)
     headers = scrub_headers(request.headers, policy)
     body = scrub_body(request.body, policy)
-    if uri is request.uri and headers is request.headers and body is request.body:
+    if (
+        method is request.method
+        and uri is request.uri
+        and headers is request.headers
+        and body is request.body
+    ):
         return request
-    return RecordedRequest(method=request.method, uri=uri, headers=headers, body=body)
+    return RecordedRequest(method=method, uri=uri, headers=headers, body=body)
 
 
 def scrub_response(
@@ -368,9 +400,20 @@ def scrub_cassette(cassette: Cassette, policy: ScrubPolicy = DEFAULT_POLICY) -> 
     interactions = tuple(scrub_interaction(item, policy) for item in cassette.interactions)
     header = cassette.header
     provenance = header.provenance and scrub_text(header.provenance, policy)
-    source = scrub_text(header.source, policy)  # a hand-edited file may say anything
-    if provenance != header.provenance or source != header.source:
-        header = replace(header, provenance=provenance, source=cast("CassetteSource", source))
+    # a hand-edited file may say anything
+    source = scrub_text(header.source, policy)
+    version = scrub_text(header.tooltape_version, policy)
+    if (
+        provenance != header.provenance
+        or source != header.source
+        or version != header.tooltape_version
+    ):
+        header = replace(
+            header,
+            tooltape_version=version,
+            provenance=provenance,
+            source=cast("CassetteSource", source),
+        )
     metadata: object = scrub_tree(dict(cassette.metadata), policy) if cassette.metadata else {}
     unchanged = header is cassette.header and metadata == cassette.metadata
     if unchanged and all(

@@ -19,7 +19,8 @@ from tooltape.testing.cassette._limits import parse_json_text
 from tooltape.testing.cassette._model import SseEvent
 from tooltape.testing.cassette._policy import ScrubPolicy
 from tooltape.testing.cassette._span import Span
-from tooltape.testing.cassette._text import find_spans
+from tooltape.testing.cassette._text import find_spans, merge_spans
+from tooltape.testing.cassette._text_fields import FORM_FIELD_KIND, json_field_spans
 
 __all__ = ["Piece", "SplitSecret", "find_split_secrets", "redact_split_secrets"]
 
@@ -122,15 +123,23 @@ def _bounds(pieces: Sequence[Piece]) -> list[tuple[int, int]]:
     return bounds
 
 
+def _joined_spans(text: str, policy: ScrubPolicy) -> list[Span]:
+    """The secrets in a reassembled text: key shapes, and the values of secret fields when
+    it is JSON (a tool call's arguments)."""
+    return merge_spans(find_spans(text, policy) + json_field_spans(text, policy))
+
+
 def find_split_secrets(events: Sequence[SseEvent], policy: ScrubPolicy) -> list[SplitSecret]:
-    """Secrets no single event holds whole."""
+    """Secrets no single event holds whole (a secret field's value: what no single event
+    shows to be one)."""
     found: list[SplitSecret] = []
     for pieces in stream_groups(events):
         bounds = _bounds(pieces)
         text = "".join(piece.text for piece in pieces)
-        for span in find_spans(text, policy):
+        for span in _joined_spans(text, policy):
             hit = [i for i, (a, b) in enumerate(bounds) if a < span.end and span.start < b]
-            if len(hit) > 1:
+            # A field's value is a secret only the reassembled JSON shows, even in one piece.
+            if len(hit) > 1 or (hit and span.kind == FORM_FIELD_KIND):
                 length = span.end - span.start
                 found.append(SplitSecret(pieces[hit[0]], pieces[hit[-1]], span.kind, length))
     return found
@@ -176,7 +185,7 @@ def redact_split_secrets(events: tuple[SseEvent, ...], policy: ScrubPolicy) -> t
     for pieces in stream_groups(events):
         bounds = _bounds(pieces)
         text = "".join(piece.text for piece in pieces)
-        spans = find_spans(text, policy)
+        spans = _joined_spans(text, policy)
         if not spans:
             continue
         for piece, new in zip(pieces, _new_texts(text, bounds, spans), strict=True):

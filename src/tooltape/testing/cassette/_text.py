@@ -33,6 +33,7 @@ __all__ = [
     "encoded_key_spans",
     "find_spans",
     "holds_secret",
+    "merge_spans",
     "redact_for_display",
     "redact_spans",
 ]
@@ -165,6 +166,12 @@ def _merged(spans: list[Span]) -> list[Span]:
         elif span.end > last.end:
             result[-1] = Span(last.start, span.end, last.kind, last.replacement)
     return result
+
+
+def merge_spans(spans: list[Span]) -> list[Span]:
+    """``spans`` of one text found by different searches, in order, overlapping ones joined
+    (the first one's replacement takes the place of both)."""
+    return _merged(spans)
 
 
 def _may_be_encoded(text: str) -> bool:
