@@ -29,7 +29,11 @@ from tooltape.tools.client import ClientExecutedTool
 from tooltape.tools.code_interpreter import CodeInterpreterConfig, code_interpreter_tool
 from tooltape.tools.function_options import FunctionOptions
 from tooltape.tools.mcp import HostedMcpConfig, hosted_mcp_tool
-from tooltape.tools.programmatic_tool_calling import programmatic_tool_calling_tool
+from tooltape.tools.programmatic_tool_calling import (
+    ProgrammaticToolCallingResult,
+    ProgramToolCall,
+    programmatic_tool_calling_tool,
+)
 from tooltape.tools.shell import (
     ContainerReference,
     LocalShellConfig,
@@ -238,6 +242,13 @@ def test_a_program_runs_the_local_shell_and_apply_patch_and_gets_its_answers(
     assert by_call["call_ap_prog"]["status"] == "completed"
     assert "caller" not in by_call["call_ap_direct"]
     assert (tmp_path / "hi.txt").read_text() == "hi\n"
+    programs = done.response.hosted_outputs["programmatic_tool_calling"]
+    assert isinstance(programs, ProgrammaticToolCallingResult)
+    (run,) = programs.programs
+    assert run.calls == (
+        ProgramToolCall("shell", "call_sh_prog"),
+        ProgramToolCall("apply_patch", "call_ap_prog"),
+    )
     for answer, component in (
         (shell_answer, "FunctionShellCallOutputItemParam"),
         (by_call["call_ap_prog"], "ApplyPatchToolCallOutputItemParam"),
