@@ -293,3 +293,38 @@ def test_a_card_sets_allowed_callers_on_hosted_tools(tmp_path: Path) -> None:
     )
     with pytest.raises(CardError, match=r"hosted_tools\[0\]\.config\.allowed_callers"):
         load_card(card)
+
+
+def test_a_card_sets_allowed_callers_on_client_tools(tmp_path: Path) -> None:
+    (tmp_path / "handlers.py").write_text(
+        'def run_sql(text):\n    """Run SQL."""\n    return text\n'
+    )
+    card = tmp_path / "card.md"
+    card.write_text(
+        "---\nname: a\nclient_tools:\n"
+        "  - {kind: apply_patch, root: ., config: {allowed_callers: [programmatic]}}\n"
+        "  - {kind: local_shell, config: {allowed_callers: [direct, programmatic],"
+        " skills: [{name: lint, description: Lints, path: ./skills/lint}]}}\n"
+        "  - {kind: custom, handler: handlers.py:run_sql,"
+        " config: {options: {allowed_callers: [programmatic]}}}\n"
+        "  - {kind: apply_patch, root: ., name: plain_patch}\n"
+        "---\nGo.\n"
+    )
+    tools = {tool.name: tool for tool in load_card(card).render().tools}
+    assert tools["apply_patch"].config == ApplyPatchConfig(("programmatic",))
+    shell = tools["shell"].config
+    assert isinstance(shell, LocalShellConfig) and shell.allowed_callers == BOTH
+    assert shell.skills[0].path == "./skills/lint"
+    assert tools["run_sql"].config.options.allowed_callers == ("programmatic",)
+    assert tools["plain_patch"].config == ApplyPatchConfig()
+    spec = CLIENT["shell"].serialize(tools["shell"])
+    assert spec["allowed_callers"] == list(BOTH)
+    assert_wire_valid("FunctionShellToolParam", spec)
+    for entry in (
+        "{kind: apply_patch, root: ., config: {allowed_callers: [robot]}}",
+        "{kind: local_shell, config: {allowed_callers: [robot]}}",
+    ):
+        card.write_text(f"---\nname: a\nclient_tools:\n  - {entry}\n---\nGo.\n")
+        with pytest.raises(CardError) as raised:
+            load_card(card)
+        assert raised.value.field == "client_tools[0].config.allowed_callers[0]"
