@@ -328,3 +328,11 @@ def test_a_card_sets_allowed_callers_on_client_tools(tmp_path: Path) -> None:
         with pytest.raises(CardError) as raised:
             load_card(card)
         assert raised.value.field == "client_tools[0].config.allowed_callers[0]"
+
+
+def test_the_mcp_repr_shows_the_callers_and_still_hides_the_authorization() -> None:
+    config = HostedMcpConfig(
+        "wiki", MCP_URL, authorization="secret-token", allowed_callers=("programmatic",)
+    )
+    assert "allowed_callers=('programmatic',)" in repr(config)
+    assert "secret-token" not in repr(config)
