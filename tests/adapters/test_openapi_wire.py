@@ -96,6 +96,8 @@ HOSTED_VARIANTS: list[HostedTool[Any]] = [
         CodeInterpreterConfig(file_ids=("file-1",), memory_limit="4g", network_policy=ALLOWLIST)
     ),
     code_interpreter_tool(CodeInterpreterConfig(network_policy=NetworkDisabled())),
+    code_interpreter_tool(CodeInterpreterConfig(allowed_callers=("direct", "programmatic"))),
+    code_interpreter_tool(CodeInterpreterConfig("cntr_1", allowed_callers=("programmatic",))),
     image_generation_tool(),
     image_generation_tool(
         ImageGenerationConfig(
@@ -129,6 +131,7 @@ HOSTED_VARIANTS: list[HostedTool[Any]] = [
     hosted_mcp_tool(HostedMcpConfig("readers", server_url=MCP_URL, allowed_tools=("a", "b"))),
     hosted_mcp_tool(HostedMcpConfig("gmail", connector_id="connector_gmail")),
     hosted_mcp_tool(HostedMcpConfig("tunnelled", tunnel_id="tunnel_" + "0a" * 16)),
+    hosted_mcp_tool(HostedMcpConfig("callers", MCP_URL, allowed_callers=("programmatic",))),
     shell_tool(),
     shell_tool(ShellConfig(ContainerReference("cntr_9"))),
     shell_tool(
@@ -145,6 +148,7 @@ HOSTED_VARIANTS: list[HostedTool[Any]] = [
         )
     ),
     shell_tool(ShellConfig(ContainerAuto(network_policy=NetworkDisabled()))),
+    shell_tool(ShellConfig(ContainerReference("cntr_9"), allowed_callers=("programmatic",))),
     web_search_preview_tool(),
     web_search_preview_tool(
         WebSearchPreviewConfig(
@@ -229,6 +233,8 @@ def _client_variants(root: Path) -> list[Tool[Any, Any]]:
         client_tool_search_tool(lambda p, names: names, params_type=Topic, description="By topic."),
         with_options(Tool.from_function(_find), namespace=orders),
         with_options(Tool.from_function(_find), namespace=orders, defer_loading=True),
+        apply_patch_tool(root, allowed_callers=("direct", "programmatic")),
+        local_shell_tool(skills=[skill], allowed_callers=("programmatic",)),
     ]
 
 
@@ -241,7 +247,7 @@ def _kind(tool: Tool[Any, Any]) -> str:
     return str(getattr(tool, "kind", "namespace"))
 
 
-@pytest.mark.parametrize("index", range(13))
+@pytest.mark.parametrize("index", range(15))
 def test_every_client_spec_is_a_valid_openapi_tool(index: int, tmp_path: Path) -> None:
     tool = _client_variants(tmp_path)[index]
     assert_wire_valid("Tool", default_client_tool_codecs()[_kind(tool)].serialize(tool))

@@ -91,8 +91,9 @@ class HostedToolEntry:
 class ClientToolEntry:
     """``client_tools[]``: a provider-defined tool run locally.
 
-    ``apply_patch`` (``root``), ``local_shell`` (the ``shell`` tool answered
-    here; ``cwd``, ``timeout_s``) and ``local_shell_exec`` (the legacy
+    ``apply_patch`` (``root``; ``config`` is an ``ApplyPatchConfig``),
+    ``local_shell`` (the ``shell`` tool answered here; ``cwd``, ``timeout_s``;
+    ``config`` is a ``LocalShellConfig``) and ``local_shell_exec`` (the legacy
     ``local_shell`` tool; ``cwd``, ``timeout_s``); and, with a ``handler``
     given as ``file.py:name`` relative to the card: ``custom`` (the text
     handler; ``config`` is a ``CustomToolConfig``), ``computer`` and

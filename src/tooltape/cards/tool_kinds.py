@@ -151,8 +151,8 @@ def build_client_tool(path: Path, index: int, entry: ClientToolEntry) -> Tool[An
     where = f"client_tools[{index}]"
     base = path.parent
     unused = {
-        "apply_patch": ("cwd", "timeout_s", "handler", "acknowledge", "config"),
-        "local_shell": ("root", "handler", "acknowledge", "config"),
+        "apply_patch": ("cwd", "timeout_s", "handler", "acknowledge"),
+        "local_shell": ("root", "handler", "acknowledge"),
         "local_shell_exec": ("root", "handler", "acknowledge", "config"),
     }[entry.kind]
     for name in unused:
@@ -166,7 +166,7 @@ def build_client_tool(path: Path, index: int, entry: ClientToolEntry) -> Tool[An
     options: dict[str, Any] = {} if entry.name is None else {"name": entry.name}
     try:
         if entry.kind == "apply_patch":
-            from tooltape.tools.apply_patch import apply_patch_tool
+            from tooltape.tools.apply_patch import ApplyPatchConfig, apply_patch_tool
 
             if entry.root is None:
                 raise CardError(
@@ -175,6 +175,10 @@ def build_client_tool(path: Path, index: int, entry: ClientToolEntry) -> Tool[An
                     "apply_patch needs the workspace folder it may edit",
                     "add `root: <folder>` (relative to the card).",
                 )
+            settings = validated_config(
+                path, f"{where}.config", ApplyPatchConfig, entry.config or {}
+            )
+            options["allowed_callers"] = settings.allowed_callers
             return apply_patch_tool(_resolve(base, entry.root), **options)
         cwd = _resolve(base, entry.cwd) if entry.cwd is not None else base
         if entry.timeout_s is not None:
@@ -183,8 +187,10 @@ def build_client_tool(path: Path, index: int, entry: ClientToolEntry) -> Tool[An
             from tooltape.tools.local_shell import local_shell_exec_tool
 
             return local_shell_exec_tool(cwd=cwd, **options)
-        from tooltape.tools.shell import local_shell_tool
+        from tooltape.tools.shell import LocalShellConfig, local_shell_tool
 
+        shell = validated_config(path, f"{where}.config", LocalShellConfig, entry.config or {})
+        options.update(skills=shell.skills, allowed_callers=shell.allowed_callers)
         return local_shell_tool(cwd=cwd, **options)
     except PromptValidationError as exc:
         raise CardError(path, where, str(exc), "fix the entry's folder or settings.") from exc

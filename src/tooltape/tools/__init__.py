@@ -7,6 +7,7 @@ most used names are re-exported here.
 
 from tooltape.tools.apply_patch import (
     ApplyPatchCall,
+    ApplyPatchConfig,
     PatchApplied,
     PatchOperation,
     apply_patch_tool,
@@ -97,6 +98,7 @@ from tooltape.tools.web_search_preview import (
 
 __all__ = [
     "ApplyPatchCall",
+    "ApplyPatchConfig",
     "Citation",
     "ClientExecutedTool",
     "ClientToolSearchSection",

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Literal
 
 from tooltape.prompt import PromptValidationError, ToolContext, ToolResult
+from tooltape.tools.callers import Caller, check_allowed_callers
 from tooltape.tools.client import ClientExecutedTool
 from tooltape.tools.v4a import PatchError, apply_update, create_text
 from tooltape.tools.workspace import Workspace, WorkspaceError
@@ -14,6 +16,21 @@ from tooltape.tools.workspace import Workspace, WorkspaceError
 OperationType = Literal["create_file", "update_file", "delete_file"]
 
 _DONE = {"create_file": "Created", "update_file": "Updated", "delete_file": "Deleted"}
+
+
+@dataclass(frozen=True, slots=True)
+class ApplyPatchConfig:
+    """What the provider is told about apply_patch: who may call it.
+
+    ``allowed_callers`` says whether the model (``direct``), programs it
+    writes (``programmatic``) or both may edit files (``None``: not sent).
+    """
+
+    allowed_callers: tuple[Caller, ...] | None = None
+
+    def __post_init__(self) -> None:
+        callers = check_allowed_callers("ApplyPatchConfig", self.allowed_callers)
+        object.__setattr__(self, "allowed_callers", callers)
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,7 +75,10 @@ def _apply(workspace: Workspace, operation: PatchOperation) -> None:
 
 
 def apply_patch_tool(
-    root: str | os.PathLike[str], *, name: str = "apply_patch"
+    root: str | os.PathLike[str],
+    *,
+    name: str = "apply_patch",
+    allowed_callers: Sequence[Caller] | None = None,
 ) -> ClientExecutedTool[ApplyPatchCall, PatchApplied]:
     """A workspace editor rooted at ``root`` for the provider's ``apply_patch`` calls.
 
@@ -66,7 +86,10 @@ def apply_patch_tool(
     absolute paths, ``..`` and symlinks leading out are refused with a failed
     ``ToolResult`` and nothing is written. A diff that does not match the
     file fails with a message saying which lines were expected.
+    ``allowed_callers`` says whether the model, programs it writes or both
+    may call it (``None``: not sent).
     """
+    config = ApplyPatchConfig(check_allowed_callers("apply_patch_tool", allowed_callers))
     try:
         workspace = Workspace(root)
     except WorkspaceError as exc:
@@ -93,4 +116,5 @@ def apply_patch_tool(
         params_type=ApplyPatchCall,
         result_type=PatchApplied,
         kind="apply_patch",
+        config=config,
     )

@@ -6,6 +6,7 @@ from dataclasses import dataclass
 
 from tooltape.prompt import HostedTool
 from tooltape.prompt.section import EnabledPredicate
+from tooltape.tools.callers import Caller, check_allowed_callers
 from tooltape.tools.hosted_section import HostedToolSection
 from tooltape.tools.network import NetworkPolicy, check_network_policy
 from tooltape.tools.rendering import JsonRendered
@@ -29,6 +30,8 @@ class CodeInterpreterConfig:
     mounted, ``memory_limit`` (``1g``/``4g``/``16g``/``64g``) and
     ``network_policy`` (``NetworkDisabled()`` / ``NetworkAllowlist(...)``) if
     given. ``include_outputs`` asks for logs and images in the response.
+    ``allowed_callers`` says whether the model (``direct``), programs it
+    writes (``programmatic``) or both may run code (``None``: not sent).
     """
 
     container_id: str | None = None
@@ -36,9 +39,13 @@ class CodeInterpreterConfig:
     memory_limit: MemoryLimit | None = None
     include_outputs: bool = True
     network_policy: NetworkPolicy | None = None
+    allowed_callers: tuple[Caller, ...] | None = None
 
     def __post_init__(self) -> None:
         owner = "CodeInterpreterConfig"
+        object.__setattr__(
+            self, "allowed_callers", check_allowed_callers(owner, self.allowed_callers)
+        )
         check_text(owner, "container_id", self.container_id)
         file_ids = string_tuple(owner, "file_ids", self.file_ids)
         check_max_items(owner, "file_ids", file_ids, MAX_CONTAINER_FILES)

@@ -13,14 +13,13 @@ from __future__ import annotations
 import dataclasses
 import re
 from dataclasses import dataclass
-from typing import Any, Literal, TypeVar, cast
+from typing import Any, TypeVar, cast
 
 from tooltape.prompt import PromptValidationError, Tool
 from tooltape.prompt.generic import TypeArgsAlias, specialize
-from tooltape.tools.validation import check_bool, check_choice, check_text, invalid
+from tooltape.tools.callers import Caller, check_allowed_callers
+from tooltape.tools.validation import check_bool, check_text, invalid
 
-Caller = Literal["direct", "programmatic"]
-CALLERS: tuple[Caller, ...] = ("direct", "programmatic")
 _NAMESPACE = re.compile(r"^[a-zA-Z0-9_-]{1,64}$")
 
 ParamsT = TypeVar("ParamsT")
@@ -58,20 +57,9 @@ class FunctionOptions:
     def __post_init__(self) -> None:
         owner = "FunctionOptions"
         check_bool(owner, "defer_loading", self.defer_loading)
-        if self.allowed_callers is not None:
-            if isinstance(self.allowed_callers, str):
-                invalid(
-                    owner,
-                    "allowed_callers",
-                    f"expected a sequence, got {self.allowed_callers!r}",
-                    f"write allowed_callers=({self.allowed_callers!r},)",
-                )
-            callers = tuple(self.allowed_callers)
-            if not callers:
-                invalid(owner, "allowed_callers", "is empty", "name direct and/or programmatic")
-            for caller in callers:
-                check_choice(owner, "allowed_callers", caller, CALLERS)
-            object.__setattr__(self, "allowed_callers", tuple(dict.fromkeys(callers)))
+        object.__setattr__(
+            self, "allowed_callers", check_allowed_callers(owner, self.allowed_callers)
+        )
         if self.namespace is not None and not isinstance(self.namespace, Namespace):
             invalid(owner, "namespace", f"{self.namespace!r}", "use Namespace(name, description)")
 

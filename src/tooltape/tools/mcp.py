@@ -10,6 +10,7 @@ from typing import Literal, TypeAlias, get_args
 from tooltape.prompt import HostedTool
 from tooltape.prompt.section import EnabledPredicate
 from tooltape.prompt.signature import check_positional_call
+from tooltape.tools.callers import Caller, check_allowed_callers
 from tooltape.tools.hosted_section import HostedToolSection
 from tooltape.tools.rendering import JsonRendered
 from tooltape.tools.validation import check_bool, check_choice, check_text, invalid, string_tuple
@@ -90,6 +91,8 @@ class HostedMcpConfig:
     server (and redacted from cassettes); the repr shows the header names
     only and hides the authorization. ``defer_loading=True`` leaves the
     server's tools out of the model's context until a tool search finds them.
+    ``allowed_callers`` says whether the model (``direct``), programs it
+    writes (``programmatic``) or both may call the server (``None``: not sent).
     """
 
     server_label: str
@@ -102,9 +105,13 @@ class HostedMcpConfig:
     server_description: str | None = None
     tunnel_id: str | None = None
     defer_loading: bool = False
+    allowed_callers: tuple[Caller, ...] | None = None
 
     def __post_init__(self) -> None:
         owner = "HostedMcpConfig"
+        object.__setattr__(
+            self, "allowed_callers", check_allowed_callers(owner, self.allowed_callers)
+        )
         if not isinstance(self.server_label, str) or not _LABEL.fullmatch(self.server_label):
             invalid(
                 owner,
@@ -184,6 +191,9 @@ class HostedMcpConfig:
             "headers": list(self.headers) if self.headers is not None else None,
             "authorization": "***" if self.authorization is not None else None,
             "server_description": self.server_description,
+            "tunnel_id": self.tunnel_id,
+            "defer_loading": self.defer_loading,
+            "allowed_callers": self.allowed_callers,
         }
         return f"HostedMcpConfig({', '.join(f'{k}={v!r}' for k, v in shown.items())})"
 

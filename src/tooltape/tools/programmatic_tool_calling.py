@@ -2,11 +2,13 @@
 
 With ``programmatic_tool_calling_tool()`` in a prompt, the model may answer
 with a ``program`` (JavaScript the provider runs) instead of calling tools
-one by one. The program calls the prompt's function and custom tools whose
-``allowed_callers`` include ``programmatic`` (see
-``tooltape.tools.function_options``): those calls reach the client as usual,
-marked with the program as their caller, and run through the same executor
-and hooks. A ``program_output`` carries the program's result.
+one by one. The program calls the prompt's tools whose ``allowed_callers``
+include ``programmatic`` (function and custom tools through
+``tooltape.tools.function_options``; code interpreter, hosted MCP, shell and
+apply_patch through their configs or factories): the client's calls reach
+the client as usual, marked with the program as their caller, run through
+the same executor and hooks, and are answered with that caller. A
+``program_output`` carries the program's result.
 """
 
 from __future__ import annotations
@@ -29,7 +31,11 @@ DEFAULT_PROGRAMMATIC_TOOL_CALLING_CONFIG = ProgrammaticToolCallingConfig()
 
 @dataclass(frozen=True, slots=True)
 class ProgramToolCall:
-    """A tool call a program made: the tool's name, the call id, and its namespace if any."""
+    """A tool call a program made: the tool's name, the call id, and its namespace if any.
+
+    A shell or apply_patch call carries no name; it is listed as ``shell`` or
+    ``apply_patch``.
+    """
 
     name: str
     call_id: str

@@ -15,6 +15,7 @@ from typing import Protocol
 
 from tooltape.prompt import HostedTool, PromptValidationError, ToolContext, ToolResult
 from tooltape.prompt.section import EnabledPredicate
+from tooltape.tools.callers import Caller, check_allowed_callers
 from tooltape.tools.client import ClientExecutedTool
 from tooltape.tools.hosted_section import HostedToolSection
 from tooltape.tools.local_command import DEFAULT_MAX_OUTPUT_BYTES, run_command
@@ -77,11 +78,19 @@ class ContainerReference:
 
 @dataclass(frozen=True, slots=True)
 class ShellConfig:
-    """Where hosted shell commands run: ``ContainerAuto(...)`` or ``ContainerReference(id)``."""
+    """Where hosted shell commands run: ``ContainerAuto(...)`` or ``ContainerReference(id)``.
+
+    ``allowed_callers`` says whether the model (``direct``), programs it
+    writes (``programmatic``) or both may run commands (``None``: not sent).
+    """
 
     environment: ContainerAuto | ContainerReference = field(default_factory=ContainerAuto)
+    allowed_callers: tuple[Caller, ...] | None = None
 
     def __post_init__(self) -> None:
+        object.__setattr__(
+            self, "allowed_callers", check_allowed_callers("ShellConfig", self.allowed_callers)
+        )
         if not isinstance(self.environment, ContainerAuto | ContainerReference):
             invalid(
                 "ShellConfig",
@@ -185,13 +194,18 @@ class ShellSection(HostedToolSection):
 
 @dataclass(frozen=True, slots=True)
 class LocalShellConfig:
-    """What the provider is told about a local shell: the ``LocalSkill`` folders it may use."""
+    """What the provider is told about a local shell: the ``LocalSkill`` folders it may use,
+    and who may call it (``allowed_callers``, as for ``ShellConfig``)."""
 
     skills: tuple[LocalSkill, ...] = ()
+    allowed_callers: tuple[Caller, ...] | None = None
 
     def __post_init__(self) -> None:
-        skills = skill_tuple("LocalShellConfig", self.skills, (LocalSkill,))
+        owner = "LocalShellConfig"
+        skills = skill_tuple(owner, self.skills, (LocalSkill,))
         object.__setattr__(self, "skills", skills)
+        callers = check_allowed_callers(owner, self.allowed_callers)
+        object.__setattr__(self, "allowed_callers", callers)
 
 
 class ShellExecutor(Protocol):
@@ -249,6 +263,7 @@ def local_shell_tool(
     timeout_s: float = 60,
     name: str = "shell",
     skills: Sequence[LocalSkill] = (),
+    allowed_callers: Sequence[Caller] | None = None,
 ) -> ClientExecutedTool[ShellCall, ShellResult]:
     """The provider's shell tool, answered on this machine.
 
@@ -256,10 +271,13 @@ def local_shell_tool(
     in ``cwd`` with at most ``timeout_s`` seconds (less if the call's
     ``timeout_ms`` asks for less). A non-zero exit code is a successful call
     whose output says so; only an executor that cannot start fails the call.
-    ``skills`` lists ``LocalSkill`` folders the model is told it may use.
+    ``skills`` lists ``LocalSkill`` folders the model is told it may use;
+    ``allowed_callers`` whether the model, programs it writes or both may call it.
     """
     if isinstance(timeout_s, bool) or not isinstance(timeout_s, int | float) or timeout_s <= 0:
         raise PromptValidationError(f"local_shell_tool: timeout_s={timeout_s!r}; use seconds > 0.")
+    callers = check_allowed_callers("local_shell_tool", allowed_callers)
+    config = LocalShellConfig(tuple(skills), callers)
     workdir = Path(cwd) if cwd is not None else None
     if workdir is not None and not workdir.is_dir():
         raise PromptValidationError(f"local_shell_tool: cwd {str(cwd)!r} is not a directory.")
@@ -288,5 +306,5 @@ def local_shell_tool(
         params_type=ShellCall,
         result_type=ShellResult,
         kind="shell",
-        config=LocalShellConfig(tuple(skills)),
+        config=config,
     )

@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from tooltape.adapters.openai.callers import allowed_callers_field, echoed_caller
 from tooltape.adapters.openai.reading import field
 from tooltape.prompt import PromptEvaluationError, RenderedPrompt
 from tooltape.tools.function_options import PLAIN, FunctionOptions, options_of
@@ -25,8 +26,7 @@ def option_fields(options: FunctionOptions) -> dict[str, Any]:
     fields: dict[str, Any] = {}
     if options.defer_loading:
         fields["defer_loading"] = True
-    if options.allowed_callers is not None:
-        fields["allowed_callers"] = list(options.allowed_callers)
+    fields.update(allowed_callers_field(options.allowed_callers))
     return fields
 
 
@@ -72,7 +72,8 @@ def _check_requirements(rendered: RenderedPrompt[Any], specs: Sequence[dict[str,
             "drop defer_loading.",
         )
     programmatic = [
-        str(entry.get("name"))
+        # hosted mcp is named by its server label; code_interpreter, shell, apply_patch by type
+        str(entry.get("name") or entry.get("server_label") or entry.get("type"))
         for entry in entries
         if "programmatic" in (entry.get("allowed_callers") or ())
     ]
@@ -123,10 +124,7 @@ def apply_function_options(
 
 def echoed_call_context(item: object) -> dict[str, Any]:
     """What a ``function_call_output`` repeats of its call: a program ``caller``, a namespace."""
-    echoed: dict[str, Any] = {}
-    caller: object = field(item, "caller")
-    if field(caller, "type") == "program" and isinstance(field(caller, "caller_id"), str):
-        echoed["caller"] = {"type": "program", "caller_id": field(caller, "caller_id")}
+    echoed = echoed_caller(item)
     namespace: object = field(item, "namespace")
     if isinstance(namespace, str) and namespace:
         echoed["namespace"] = namespace

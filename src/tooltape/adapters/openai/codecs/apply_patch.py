@@ -4,8 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from tooltape.adapters.openai.callers import allowed_callers_field, echoed_caller
 from tooltape.adapters.openai.codecs.items import field, text
 from tooltape.prompt import Tool, ToolResult
+from tooltape.tools.apply_patch import ApplyPatchConfig
 
 
 class ApplyPatchCodec:
@@ -13,7 +15,8 @@ class ApplyPatchCodec:
 
     The call's ``operation`` (type, path, diff) becomes the tool's
     ``ApplyPatchCall`` arguments; the result's model output goes back as the
-    output text, with status ``completed`` or ``failed``.
+    output text, with status ``completed`` or ``failed``, and the call's
+    ``caller`` when a program made it.
     """
 
     @property
@@ -30,7 +33,9 @@ class ApplyPatchCodec:
         return (self.call_item_type,)
 
     def serialize(self, tool: Tool[Any, Any]) -> dict[str, Any]:
-        return {"type": "apply_patch"}
+        config: object = getattr(tool, "config", None)
+        callers = config.allowed_callers if isinstance(config, ApplyPatchConfig) else None
+        return {"type": "apply_patch", **allowed_callers_field(callers)}
 
     def tool_choice(self, tool: Tool[Any, Any]) -> dict[str, Any]:
         """The ``tool_choice`` that forces apply_patch."""
@@ -56,4 +61,5 @@ class ApplyPatchCodec:
             "call_id": self.call_id(item),
             "status": "completed" if result.success else "failed",
             "output": result.model_output(),
+            **echoed_caller(item),
         }

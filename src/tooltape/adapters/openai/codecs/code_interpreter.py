@@ -6,6 +6,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from tooltape.adapters.codec import HostedCall
+from tooltape.adapters.openai.callers import allowed_callers_field
 from tooltape.adapters.openai.codecs.base64_data import decode_data_url
 from tooltape.adapters.openai.codecs.calls import hosted_call
 from tooltape.adapters.openai.codecs.containers import network_policy_wire
@@ -74,8 +75,9 @@ class CodeInterpreterCodec:
 
     def serialize(self, tool: HostedTool[CodeInterpreterConfig]) -> dict[str, Any]:
         config = tool.config
+        callers = allowed_callers_field(config.allowed_callers)
         if config.container_id is not None:
-            return {"type": "code_interpreter", "container": config.container_id}
+            return {"type": "code_interpreter", "container": config.container_id, **callers}
         container: dict[str, Any] = {"type": "auto"}
         if config.file_ids:
             container["file_ids"] = list(config.file_ids)
@@ -83,7 +85,7 @@ class CodeInterpreterCodec:
             container["memory_limit"] = config.memory_limit
         if config.network_policy is not None:
             container["network_policy"] = network_policy_wire(config.network_policy)
-        return {"type": "code_interpreter", "container": container}
+        return {"type": "code_interpreter", "container": container, **callers}
 
     def includes(self, tool: HostedTool[CodeInterpreterConfig]) -> tuple[str, ...]:
         return ("code_interpreter_call.outputs",) if tool.config.include_outputs else ()

@@ -4,19 +4,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from tooltape.adapters.openai.codecs.items import field, mapping, text
+from tooltape.adapters.openai.callers import echoed_caller
+from tooltape.adapters.openai.codecs.items import text
 from tooltape.adapters.openai.function_options import option_fields
 from tooltape.prompt import Tool, ToolResult
 from tooltape.tools.custom import CustomToolConfig
 from tooltape.tools.function_options import options_of
-
-
-def echoed_caller(item: Any) -> dict[str, Any]:
-    """``{"caller": ...}`` when a program made the call (the answer repeats it), else ``{}``."""
-    caller = mapping(field(item, "caller"))
-    if caller.get("type") != "program" or not isinstance(caller.get("caller_id"), str):
-        return {}
-    return {"caller": {"type": "program", "caller_id": caller["caller_id"]}}
 
 
 class CustomCodec:

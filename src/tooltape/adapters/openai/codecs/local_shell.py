@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from tooltape.adapters.openai.callers import allowed_callers_field, echoed_caller
 from tooltape.adapters.openai.codecs.containers import local_skills_wire
 from tooltape.adapters.openai.codecs.items import field, integer, text
 from tooltape.adapters.openai.codecs.shell import shell_call
@@ -27,7 +28,7 @@ class LocalShellCodec:
     the result goes back as a ``shell_call_output`` with one chunk per
     command. A failed result (no value) is reported as one chunk whose
     stderr is the failure message and whose exit code is 1, so the model
-    reads why nothing ran.
+    reads why nothing ran. A program's call gets its ``caller`` back.
     """
 
     @property
@@ -46,9 +47,15 @@ class LocalShellCodec:
     def serialize(self, tool: Tool[Any, Any]) -> dict[str, Any]:
         environment: dict[str, Any] = {"type": "local"}
         config: object = getattr(tool, "config", None)
-        if isinstance(config, LocalShellConfig) and config.skills:
+        if not isinstance(config, LocalShellConfig):
+            return {"type": "shell", "environment": environment}
+        if config.skills:
             environment["skills"] = local_skills_wire(config.skills)
-        return {"type": "shell", "environment": environment}
+        return {
+            "type": "shell",
+            "environment": environment,
+            **allowed_callers_field(config.allowed_callers),
+        }
 
     def tool_choice(self, tool: Tool[Any, Any]) -> dict[str, Any]:
         """The ``tool_choice`` that forces the shell."""
@@ -77,6 +84,7 @@ class LocalShellCodec:
             "call_id": self.call_id(item),
             "status": "completed",
             "output": chunks,
+            **echoed_caller(item),
         }
         limit = integer(field(item, "action"), "max_output_length")
         if limit is not None:

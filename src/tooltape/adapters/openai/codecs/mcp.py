@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from tooltape.adapters.codec import HostedCall
+from tooltape.adapters.openai.callers import allowed_callers_field
 from tooltape.adapters.openai.codecs.calls import hosted_call
 from tooltape.adapters.openai.codecs.failures import call_failure, describe_error
 from tooltape.adapters.openai.codecs.items import (
@@ -128,6 +129,7 @@ class McpCodec:
             spec["authorization"] = config.authorization
         if config.defer_loading:
             spec["defer_loading"] = True
+        spec.update(allowed_callers_field(config.allowed_callers))
         return spec
 
     def includes(self, tool: HostedTool[HostedMcpConfig]) -> tuple[str, ...]:

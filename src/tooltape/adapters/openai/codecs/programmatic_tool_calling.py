@@ -20,7 +20,10 @@ from tooltape.tools.programmatic_tool_calling import (
 
 _PROGRAM = "program"
 _OUTPUT = "program_output"
-_TOOL_CALLS = ("function_call", "custom_tool_call")
+# The call items that carry a caller; shell and apply_patch calls have no name, so a
+# program's call of them is listed under the provider tool's type.
+_TOOL_CALLS = ("function_call", "custom_tool_call", "shell_call", "apply_patch_call")
+_UNNAMED = {"shell_call": "shell", "apply_patch_call": "apply_patch"}
 
 
 def _calls_by(items: Sequence[Any], program_id: str) -> tuple[ProgramToolCall, ...]:
@@ -30,7 +33,7 @@ def _calls_by(items: Sequence[Any], program_id: str) -> tuple[ProgramToolCall, .
         if item_type(caller) == "program" and text(caller, "caller_id") == program_id:
             made.append(
                 ProgramToolCall(
-                    name=text(item, "name") or "",
+                    name=text(item, "name") or _UNNAMED.get(item_type(item) or "", ""),
                     call_id=text(item, "call_id") or "",
                     namespace=text(item, "namespace"),
                 )

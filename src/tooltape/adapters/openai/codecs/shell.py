@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from tooltape.adapters.codec import HostedCall
+from tooltape.adapters.openai.callers import allowed_callers_field
 from tooltape.adapters.openai.codecs.calls import hosted_call
 from tooltape.adapters.openai.codecs.containers import container_skill_wire, network_policy_wire
 from tooltape.adapters.openai.codecs.failures import INCOMPLETE, call_failure, status
@@ -88,6 +89,7 @@ class ShellCodec:
         return (_CALL,)
 
     def serialize(self, tool: HostedTool[ShellConfig]) -> dict[str, Any]:
+        callers = allowed_callers_field(tool.config.allowed_callers)
         environment = tool.config.environment
         if not isinstance(environment, ContainerAuto):
             return {
@@ -96,6 +98,7 @@ class ShellCodec:
                     "type": "container_reference",
                     "container_id": environment.container_id,
                 },
+                **callers,
             }
         wire: dict[str, Any] = {"type": "container_auto"}
         if environment.file_ids:
@@ -106,7 +109,7 @@ class ShellCodec:
             wire["network_policy"] = network_policy_wire(environment.network_policy)
         if environment.skills:
             wire["skills"] = [container_skill_wire(skill) for skill in environment.skills]
-        return {"type": "shell", "environment": wire}
+        return {"type": "shell", "environment": wire, **callers}
 
     def includes(self, tool: HostedTool[ShellConfig]) -> tuple[str, ...]:
         return ()
