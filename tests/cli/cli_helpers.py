@@ -13,6 +13,8 @@ REPO = Path(__file__).resolve().parents[2]
 REAL = Path(__file__).resolve().parents[1] / "data" / "real-cassettes" / "openai-responses"
 REAL_FILES = sorted(REAL.glob("*.yaml"))
 
+# Synthetic, key-shaped (not a real key): the scanner must still catch it.
+FAKE_KEY = "sk-proj-" + "synthetic0123456789abcdefABCDEF"
 SYNTHETIC = "synthetic: written by tests/cli to exercise the tooltape CLI; not a real recording"
 
 

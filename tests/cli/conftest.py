@@ -1,8 +1,10 @@
-"""The ``cli`` fixture: run ``tooltape`` in-process and capture what it prints."""
+"""The ``cli`` fixture (run ``tooltape`` in-process and capture what it prints) and an empty
+``project`` (modules that need another project define their own)."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from pathlib import Path
 
 import pytest
 from cli_helpers import Run
@@ -20,3 +22,11 @@ def cli(capsys: pytest.CaptureFixture[str]) -> Callable[..., Run]:
         return Run(code, captured.out, captured.err)
 
     return run
+
+
+@pytest.fixture
+def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """An empty project root (the current directory) with a ``cassettes/`` folder."""
+    (tmp_path / "cassettes").mkdir()
+    monkeypatch.chdir(tmp_path)
+    return tmp_path

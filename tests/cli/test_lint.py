@@ -9,20 +9,9 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from cli_helpers import REPO, Run, clean_interaction, interaction, write_cassette
+from cli_helpers import FAKE_KEY, REPO, Run, clean_interaction, interaction, write_cassette
 
 from tooltape.testing.cassette import find_secrets, load_cassette
-
-# Synthetic, key-shaped (not a real key): the scanner must still catch it.
-FAKE_KEY = "sk-proj-" + "synthetic0123456789abcdefABCDEF"
-
-
-@pytest.fixture
-def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    """An empty project root (the current directory) with a ``cassettes/`` folder."""
-    (tmp_path / "cassettes").mkdir()
-    monkeypatch.chdir(tmp_path)
-    return tmp_path
 
 
 def _findings(out: str) -> list[tuple[str, str]]:

@@ -12,16 +12,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from cli_helpers import Run, clean_interaction, write_cassette
-
-FAKE_KEY = "sk-proj-" + "synthetic0123456789abcdefABCDEF"
-
-
-@pytest.fixture
-def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    (tmp_path / "cassettes").mkdir()
-    monkeypatch.chdir(tmp_path)
-    return tmp_path
+from cli_helpers import FAKE_KEY, Run, clean_interaction, write_cassette
 
 
 def _edited(path: Path, edit: Callable[[dict[str, object]], None]) -> bytes:
