@@ -376,3 +376,15 @@ def inspect(path: Path, *args: str) -> Inspected:
     with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
         code = main(["inspect", str(path), *args])
     return Inspected(code, out_bytes.getvalue().decode("utf-8"), err.getvalue())
+
+
+def inspected_entry(path: Path) -> tuple[str, dict[str, Any]]:
+    """What ``tooltape inspect`` prints for ``path`` and the one interaction its ``--json``
+    view shows, after checking that both views exit 0 without a traceback."""
+    human = inspect(path)
+    machine = inspect(path, "--json")
+    for shown in (human, machine):
+        assert shown.code == 0, shown.err
+        assert "Traceback" not in shown.err
+    (entry,) = json.loads(machine.out)["interactions"]
+    return human.out, entry
