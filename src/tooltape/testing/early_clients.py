@@ -13,12 +13,13 @@ from __future__ import annotations
 
 import os
 import traceback
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 from typing import cast
 
 import pytest
 
+from tooltape.testing.error_chain import error_chain
 from tooltape.testing.replay_key import AZURE_KEY_VARIABLE, KEY_VARIABLE, REPLAY_API_KEY
 
 __all__ = ["explain_early_client", "explain_import_without_key"]
@@ -26,19 +27,10 @@ __all__ = ["explain_early_client", "explain_import_without_key"]
 _VARIABLES = (AZURE_KEY_VARIABLE, KEY_VARIABLE)  # the longer first: it holds the other
 
 
-def _chain(error: BaseException) -> Iterator[BaseException]:
-    seen: set[int] = set()
-    cause: BaseException | None = error
-    while cause is not None and id(cause) not in seen:
-        seen.add(id(cause))
-        yield cause
-        cause = cause.__cause__ or cause.__context__
-
-
 def _missing_key(error: BaseException) -> tuple[str, BaseException] | None:
     """The key variable a client's error (in ``error``'s chain) asks for and the
     environment lacks (the placeholder counts as lacking), with that error."""
-    for cause in _chain(error):
+    for cause in error_chain(error):
         text = str(cause)
         for variable in _VARIABLES:
             if variable in text:

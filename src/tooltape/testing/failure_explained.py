@@ -8,13 +8,13 @@ in place of their traceback.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import cast
 
 import pytest
 
 from tooltape.testing.cassette_options import VcrOptionError, pinned_note
 from tooltape.testing.cassette_run import CassetteRun
 from tooltape.testing.early_clients import explain_early_client
+from tooltape.testing.error_chain import wrapped_errors
 from tooltape.testing.recorded_elsewhere import import_from_pytest_recording
 from tooltape.testing.replay_key import explain_missing_key
 from tooltape.testing.vcr.misses import explain_cassette_failure
@@ -66,16 +66,4 @@ def _recorded_elsewhere(
 
 def _websocket_in_chain(error: BaseException) -> WebSocketNotRecorded | None:
     """The refused websocket behind ``error`` (its client wraps it), if one is."""
-    seen: set[int] = set()
-    pending: list[BaseException | None] = [error]
-    while pending:
-        current = pending.pop()
-        if current is None or id(current) in seen:
-            continue
-        if isinstance(current, WebSocketNotRecorded):
-            return current
-        seen.add(id(current))
-        pending += [current.__cause__, current.__context__]
-        if isinstance(current, BaseExceptionGroup):
-            pending += cast("tuple[BaseException, ...]", current.exceptions)
-    return None
+    return next((e for e in wrapped_errors(error) if isinstance(e, WebSocketNotRecorded)), None)

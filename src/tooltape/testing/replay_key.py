@@ -17,6 +17,7 @@ import pytest
 
 from tooltape.testing.cassette._policy import KEY_VARIABLE, REPLAY_API_KEY
 from tooltape.testing.cassette_run import command_nodeid
+from tooltape.testing.error_chain import error_chain
 from tooltape.testing.vcr.misses import record_command
 
 __all__ = [
@@ -85,10 +86,7 @@ def explain_missing_key(item: pytest.Item, error: BaseException) -> str | None:
     cassette = cast("Mapping[str, Any]", getattr(item, "funcargs", {})).get("vcr")
     if cassette is None or getattr(cassette, "write_protected", True):
         return None  # not recording: a placeholder was there
-    seen: set[int] = set()
-    cause: BaseException | None = error
-    while cause is not None and id(cause) not in seen:
-        seen.add(id(cause))
+    for cause in error_chain(error):
         if KEY_VARIABLE in str(cause):
             mode = getattr(getattr(cassette, "record_mode", None), "value", "once")
             return (
@@ -97,5 +95,4 @@ def explain_missing_key(item: pytest.Item, error: BaseException) -> str | None:
                 "OPENAI_BASE_URL pointing at a local server, to any value):\n\n"
                 f"    {record_command(command_nodeid(item))}\n"
             )
-        cause = cause.__cause__ or cause.__context__
     return None

@@ -15,6 +15,7 @@ from typing import Any
 
 from tooltape.testing.cassette import CassetteError
 from tooltape.testing.cassette._errors import CassettePathError
+from tooltape.testing.error_chain import error_chain
 from tooltape.testing.vcr._names import matchers_results
 from tooltape.testing.vcr.loaded import SHARED_FROM
 from tooltape.testing.vcr.matchers import differing_fields
@@ -24,13 +25,7 @@ _MATCHER_NAMES = {"tooltape_body": "body", "tooltape_path": "path", "tooltape_qu
 
 
 def _find_in_chain(error: BaseException | None, kind: type[BaseException]) -> Any:
-    seen: set[int] = set()
-    while error is not None and id(error) not in seen:
-        seen.add(id(error))
-        if isinstance(error, kind):
-            return error
-        error = error.__cause__ or error.__context__
-    return None
+    return next((e for e in error_chain(error) if isinstance(e, kind)), None)
 
 
 def _find_vcr_error(error: BaseException | None) -> Any:
