@@ -12,13 +12,12 @@ import pytest
 
 from tooltape.testing.cassette import CassetteSource
 from tooltape.testing.settings import SettingsError, volatile_paths
-from tooltape.testing.vcr.matchers import BodyMatcher, KeyedMatcher
+from tooltape.testing.vcr.matchers import KeyedMatcher
 
 __all__ = [
     "CASSETTE_RUN",
-    "BodyUnlessImported",
-    "QueryUnlessImported",
     "CassetteRun",
+    "UnlessImported",
     "cassette_folder_of",
     "command_nodeid",
     "json_cassette_path",
@@ -179,27 +178,27 @@ def command_nodeid(item: pytest.Item) -> str:
     return os.path.relpath(root / path, here) + separator + rest
 
 
-class BodyUnlessImported:
-    """The body matcher, except for imported cassettes the project did not ask to match
-    by body.
+class UnlessImported:
+    """A tooltape matcher that stands aside for imported cassettes.
 
     An imported cassette may hold requests another client made (recordings of
-    another project): its bodies then say nothing about this code's wire, and
-    only method and path count, as in vcrpy's default ``match_on``. A project
-    whose ``match_on`` names the body (``body``, ``raw_body``) asked for its
-    bodies to be compared, and they are, with tooltape's diff.
+    another project): their bodies and query parameters (``?stream=false``)
+    then say nothing about this code's wire, and only method and path count,
+    as in vcrpy's default ``match_on``. With ``unless_asked``, a project whose
+    ``match_on`` names the body (``body``, ``raw_body``) asked for its bodies
+    to be compared, and they are, with tooltape's diff.
     """
 
-    __name__ = "tooltape_body"  # vcrpy labels failures with it
-    __qualname__ = "tooltape_body"
-
-    def __init__(self, state: CassetteRun, matcher: BodyMatcher) -> None:
+    def __init__(self, state: CassetteRun, matcher: KeyedMatcher, *, unless_asked: bool) -> None:
         self.state = state
         self.matcher = matcher
+        self.unless_asked = unless_asked
+        # vcrpy labels failures with the matcher's name
+        self.__name__ = self.__qualname__ = matcher.__name__
 
     def _skipped(self) -> bool:
         state = self.state
-        return state.source == "import" and not state.compares_bodies
+        return state.source == "import" and not (self.unless_asked and state.compares_bodies)
 
     def __call__(self, current: Any, recorded: Any) -> None:
         if not self._skipped():
@@ -207,23 +206,3 @@ class BodyUnlessImported:
 
     def request_key(self, request: Any) -> Hashable:
         return None if self._skipped() else self.matcher.request_key(request)
-
-
-class QueryUnlessImported:
-    """The query matcher, except for imported cassettes: another client's requests may
-    carry query parameters this code does not send (``?stream=false``), which say
-    nothing about its wire, as their bodies do not (see ``BodyUnlessImported``)."""
-
-    __name__ = "tooltape_query"  # vcrpy labels failures with it
-    __qualname__ = "tooltape_query"
-
-    def __init__(self, state: CassetteRun, matcher: KeyedMatcher) -> None:
-        self.state = state
-        self.matcher = matcher
-
-    def __call__(self, current: Any, recorded: Any) -> None:
-        if self.state.source != "import":
-            self.matcher(current, recorded)
-
-    def request_key(self, request: Any) -> Hashable:
-        return None if self.state.source == "import" else self.matcher.request_key(request)

@@ -56,9 +56,8 @@ from tooltape.testing.cassette_options import (
 )
 from tooltape.testing.cassette_run import (
     CASSETTE_RUN,
-    BodyUnlessImported,
     CassetteRun,
-    QueryUnlessImported,
+    UnlessImported,
     cassette_folder_of,
     command_nodeid,
     json_cassette_path,
@@ -270,8 +269,10 @@ def pytest_recording_configure(config: pytest.Config, vcr: Any) -> None:
     configure_vcr(
         recorder,
         persister=RunPersister(state, extra_paths, settings.scrub, live_secrets(os.environ)),
-        body_matcher=BodyUnlessImported(state, make_body_matcher(volatile, name="tooltape_body")),
-        query_matcher=QueryUnlessImported(state, query_matcher),
+        body_matcher=UnlessImported(
+            state, make_body_matcher(volatile, name="tooltape_body"), unless_asked=True
+        ),
+        query_matcher=UnlessImported(state, query_matcher, unless_asked=False),
         scrub=settings.scrub,
         unrecorded=UnrecordedTelemetry(lambda: state.recording),
     )
